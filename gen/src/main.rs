@@ -1,0 +1,304 @@
+//! `kiln-gen`: generate, write, check and describe Kiln's tables.
+//!
+//! ```text
+//! kiln-gen [--seed N] [--full-magic-search] [--out FILE] [--format rust|c] [--check FILE]
+//! kiln-gen schedule
+//! ```
+
+#![forbid(unsafe_code)]
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use kiln_gen::emit::{self, Layouts};
+use kiln_gen::magic::{MagicSearch, Slider, SquareSearch};
+use kiln_gen::{Config, schedule};
+
+const USAGE: &str = "\
+usage: kiln-gen [--seed N] [--full-magic-search] [--out FILE] [--format rust|c] [--check FILE]
+       kiln-gen schedule
+
+Generates Kiln's chess tables from a seed and prints a report: seed,
+fingerprint, table sizes, time per stage and the Zobrist key-quality checks.
+
+  --seed N               seed (decimal or 0x-hex); default: the built-in seed
+  --full-magic-search    search magics from the seed instead of the committed
+                         per-square schedule (slower, different magics)
+  --out FILE             write the tables to FILE (a Rust module, or a C header)
+  --format rust|c        format for --out and --check (default: rust)
+  --check FILE           exit 1 when FILE differs from what the seed generates
+  schedule               search the best magic sub-seed of every square (about
+                         a minute) and compare with the committed schedule
+  -h, --help             this help";
+
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+enum Format {
+    Rust,
+    C,
+}
+
+#[derive(Debug)]
+struct Options {
+    seed: u64,
+    full_magic_search: bool,
+    out: Option<String>,
+    check: Option<String>,
+    format: Format,
+}
+
+fn parse_args(args: &[String]) -> Result<Options, String> {
+    let mut options = Options {
+        seed: kiln_gen::DEFAULT_SEED,
+        full_magic_search: false,
+        out: None,
+        check: None,
+        format: Format::Rust,
+    };
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let mut value = |name: &str| {
+            iter.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match arg.as_str() {
+            "--seed" => {
+                let text = value("--seed")?;
+                options.seed = kiln_gen::parse_seed(&text)
+                    .map_err(|e| format!("--seed {text:?}: not a u64 ({e})"))?;
+            }
+            "--full-magic-search" => options.full_magic_search = true,
+            "--out" => options.out = Some(value("--out")?),
+            "--check" => options.check = Some(value("--check")?),
+            "--format" => {
+                options.format = match value("--format")?.as_str() {
+                    "rust" | "rs" => Format::Rust,
+                    "c" | "h" => Format::C,
+                    other => return Err(format!("--format {other:?}: expected rust or c")),
+                }
+            }
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(options)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    if args.first().map(String::as_str) == Some("schedule") {
+        if args.len() > 1 {
+            eprintln!("kiln-gen: schedule takes no arguments\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+        return find_schedule();
+    }
+    let options = match parse_args(&args) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("kiln-gen: {message}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&options) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("kiln-gen: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(options: &Options) -> Result<ExitCode, String> {
+    let config = Config {
+        seed: options.seed,
+        magic_search: if options.full_magic_search {
+            MagicSearch::Full(options.seed)
+        } else {
+            MagicSearch::Scheduled
+        },
+    };
+    let start = Instant::now();
+    let tables = kiln_gen::generate(&config);
+    let render = || match options.format {
+        Format::Rust => emit::rust(&tables, Layouts::Both),
+        Format::C => emit::c_header(&tables),
+    };
+    let emit_start = Instant::now();
+    let text = render();
+    let emit_time = emit_start.elapsed();
+
+    println!(
+        "seed         {} (0x{:016x})",
+        tables.config.seed, tables.config.seed
+    );
+    println!("fingerprint  0x{:016x}", tables.fingerprint);
+    println!("start key    0x{:016x}", tables.start_key);
+    println!(
+        "magics       {} ({} rook + {} bishop candidates)",
+        match config.magic_search {
+            MagicSearch::Scheduled => "committed schedule".to_string(),
+            MagicSearch::Full(seed) => format!("full search from seed {seed}"),
+        },
+        tables
+            .rook
+            .candidates
+            .iter()
+            .map(|&c| u64::from(c))
+            .sum::<u64>(),
+        tables
+            .bishop
+            .candidates
+            .iter()
+            .map(|&c| u64::from(c))
+            .sum::<u64>(),
+    );
+    println!("\ntables (bytes):");
+    for array in emit::arrays(&tables) {
+        let dims: String = array.dims.iter().map(|d| format!("[{d}]")).collect();
+        println!("  {:<22} {:>9}  {dims}", array.name, array.bytes());
+    }
+    println!(
+        "  {:<22} {:>9}  (magic layout only)",
+        "total",
+        emit::total_bytes(&tables, Layouts::Magic)
+    );
+    println!(
+        "  {:<22} {:>9}  (magic + PEXT layouts)",
+        "total",
+        emit::total_bytes(&tables, Layouts::Both)
+    );
+    println!("\ntime per stage:");
+    for (stage, time) in &tables.timings {
+        println!("  {stage:<26} {:>9.3} ms", time.as_secs_f64() * 1e3);
+    }
+    println!("  {:<26} {:>9.3} ms", "emit", emit_time.as_secs_f64() * 1e3);
+    println!(
+        "  {:<26} {:>9.3} ms",
+        "total",
+        start.elapsed().as_secs_f64() * 1e3
+    );
+    let q = &tables.key_quality;
+    println!(
+        "\nkey quality: {} keys, {} pair XORs: {} zero, {} duplicate, {} a^b=c, {} a^b=c^d: {}",
+        q.keys,
+        q.pairs,
+        q.zero,
+        q.duplicates,
+        q.triples,
+        q.quads,
+        if q.passed() { "passed" } else { "FAILED" }
+    );
+    if tables.zobrist.stream != 0 {
+        println!(
+            "(keys from ChaCha stream {}: earlier streams failed the checks)",
+            tables.zobrist.stream
+        );
+    }
+
+    if let Some(path) = &options.out {
+        std::fs::write(path, &text).map_err(|e| format!("cannot write {path}: {e}"))?;
+        println!("\nwrote {path} ({} bytes)", text.len());
+    }
+    if let Some(path) = &options.check {
+        let existing = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        if existing == text.as_bytes() {
+            println!("\ncheck: {path} matches seed {}", tables.config.seed);
+        } else {
+            println!(
+                "\ncheck: {path} DIFFERS from what seed {} generates",
+                tables.config.seed
+            );
+            return Ok(ExitCode::FAILURE);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Finds, for every slider square, the sub-seed below
+/// `schedule::SUB_SEEDS_TRIED` that needs the fewest candidates, and compares
+/// the result with the committed schedule.
+fn find_schedule() -> ExitCode {
+    let jobs: Vec<(Slider, usize)> = [Slider::Rook, Slider::Bishop]
+        .into_iter()
+        .flat_map(|s| (0..64).map(move |sq| (s, sq)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let start = Instant::now();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut results: Vec<(Slider, usize, u32, u32)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut found = Vec::new();
+                    while let Some(&(slider, square)) =
+                        jobs.get(next.fetch_add(1, Ordering::Relaxed))
+                    {
+                        let mut problem = SquareSearch::new(slider, square);
+                        let (mut best_sub, mut best) = (0, u32::MAX);
+                        for sub in 0..schedule::SUB_SEEDS_TRIED {
+                            // Stop each try as soon as it is no better than the best so far.
+                            if let Some((_, n)) = problem.run(
+                                kiln_gen::magic::MAGIC_BASE_SEED,
+                                sub,
+                                best.saturating_sub(1).max(1),
+                            ) && n < best
+                            {
+                                (best_sub, best) = (sub, n);
+                            }
+                        }
+                        found.push((slider, square, best_sub, best));
+                        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        let bar = "#".repeat(finished * 40 / jobs.len());
+                        eprint!("\r[{bar:<40}] {finished}/{} squares", jobs.len());
+                        let _ = std::io::stderr().flush();
+                    }
+                    found
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    eprintln!(" ({:.1} s)", start.elapsed().as_secs_f64());
+    results.sort_by_key(|&(slider, square, ..)| (slider == Slider::Bishop, square));
+    if results.len() != jobs.len() {
+        eprintln!("kiln-gen: a worker thread failed");
+        return ExitCode::FAILURE;
+    }
+
+    let mut matches = true;
+    for slider in [Slider::Rook, Slider::Bishop] {
+        let row: Vec<&(Slider, usize, u32, u32)> =
+            results.iter().filter(|r| r.0 == slider).collect();
+        let total: u64 = row.iter().map(|r| u64::from(r.3)).sum();
+        println!(
+            "/// Sub-seed per square for {}s ({total} candidates in all).",
+            slider.name()
+        );
+        println!("pub const {}: [u16; 64] = [", slider.name().to_uppercase());
+        for chunk in row.chunks(16) {
+            let line: Vec<String> = chunk.iter().map(|r| r.2.to_string()).collect();
+            println!("    {},", line.join(", "));
+        }
+        println!("];");
+        matches &= row.iter().all(|r| schedule::sub_seed(slider, r.1) == r.2);
+    }
+    if matches {
+        println!("// the committed schedule is this one");
+        ExitCode::SUCCESS
+    } else {
+        println!(
+            "// the committed schedule DIFFERS: paste the arrays above into gen/src/schedule.rs"
+        );
+        ExitCode::FAILURE
+    }
+}

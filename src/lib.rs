@@ -1,0 +1,25 @@
+//! Kiln: a UCI/XBoard chess engine whose lookup tables are all generated at
+//! build time.
+//!
+//! Data flows one way: `kiln-tables` (generated statics) → [`board`] →
+//! [`movegen`] → [`search`] / [`eval`] → [`uci`]. No module computes a lookup
+//! table at runtime; every table is a `static` emitted by a build script.
+
+#![deny(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+pub mod board;
+pub mod eval;
+pub mod movegen;
+pub mod search;
+pub mod uci;
+
+/// Identification of the tables baked into this binary.
+pub mod build_info {
+    /// The engine version from `Cargo.toml`.
+    pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+    /// Seed the Zobrist keys (and, with a full search, the magics) came from.
+    pub const SEED: u64 = kiln_tables::SEED;
+    /// 64-bit FNV-1a fingerprint over every generated chess table.
+    pub const FINGERPRINT: u64 = kiln_tables::FINGERPRINT;
+}

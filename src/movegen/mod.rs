@@ -1,0 +1,1 @@
+//! Legal move generation, move encoding and perft.

@@ -1,0 +1,1 @@
+//! The UCI protocol loop, command parsing and options.
