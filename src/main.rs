@@ -14,10 +14,49 @@ fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
+        Some("perft") => perft_command(&args[1..]),
         Some(other) => {
             eprintln!("kiln: unknown command '{other}' (try --version)");
             ExitCode::from(2)
         }
         None => ExitCode::SUCCESS,
+    }
+}
+
+/// `kiln perft <depth> [fen]`: divide, then `Nodes searched: N`.
+fn perft_command(args: &[String]) -> ExitCode {
+    let usage = "usage: kiln perft <depth> [fen]";
+    let Some(depth_text) = args.first() else {
+        eprintln!("kiln perft: missing depth ({usage})");
+        return ExitCode::from(2);
+    };
+    let depth = match depth_text.parse::<u32>() {
+        Ok(depth) if depth <= 64 => depth,
+        _ => {
+            eprintln!("kiln perft: bad depth '{depth_text}': expected a number 0-64 ({usage})");
+            return ExitCode::from(2);
+        }
+    };
+    let mut board = if args.len() > 1 {
+        match kiln::board::Board::from_fen(&args[1..].join(" ")) {
+            Ok(board) => board,
+            Err(err) => {
+                eprintln!("kiln perft: bad FEN: {err}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        kiln::board::Board::startpos()
+    };
+    // Castling is printed king-takes-rook when the position is not a
+    // standard one (the only unambiguous form in Chess960).
+    let chess960 = board.is_chess960();
+    let mut out = std::io::stdout().lock();
+    match kiln::movegen::perft::divide(&mut board, depth, chess960, &mut out) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("kiln perft: {err}");
+            ExitCode::FAILURE
+        }
     }
 }

@@ -1,1 +1,27 @@
 //! Legal move generation, move encoding and perft.
+//!
+//! ```
+//! use kiln::board::Board;
+//! use kiln::movegen::{generate_all, MoveList};
+//!
+//! let mut board = Board::startpos();
+//! let mut moves = MoveList::new();
+//! generate_all(&board, &mut moves);
+//! assert_eq!(moves.len(), 20);
+//! board.make_move(moves[0]);
+//! board.unmake_move();
+//! assert_eq!(board, Board::startpos());
+//! ```
+
+pub mod attacks;
+mod generate;
+mod move_list;
+pub mod perft;
+mod uci_move;
+
+pub use crate::board::{Move, MoveFlag};
+pub use generate::{
+    count_legal, generate_all, generate_captures, generate_noisy, generate_quiets, has_legal_move,
+};
+pub use move_list::MoveList;
+pub use uci_move::{MoveParseError, parse_uci_move};

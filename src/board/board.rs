@@ -1,0 +1,383 @@
+//! The `Board`: position state, accessors and the three piece-placement
+//! helpers every change to the position goes through.
+
+use core::fmt;
+
+use super::bitboard::Bitboard;
+use super::castling::{CastleSide, CastlingRights};
+use super::moves::Move;
+use super::piece::{Color, Piece, PieceKind};
+use super::square::{File, Square};
+use super::zobrist::{self, Key};
+use crate::movegen::attacks;
+
+/// What `unmake_move` needs to restore, pushed by every make. The stack of
+/// these is also the game's key history for repetition detection: entry `i`
+/// holds the key of the position *before* move `i`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct State {
+    /// The move made (`Move::NULL` for a null move).
+    pub(crate) mv: Move,
+    /// The piece it captured (for en passant, the pawn).
+    pub(crate) captured: Option<Piece>,
+    /// Castling rights before the move.
+    pub(crate) castling: CastlingRights,
+    /// En-passant square before the move.
+    pub(crate) en_passant: Option<Square>,
+    /// Half-move clock before the move.
+    pub(crate) halfmove: u16,
+    /// Plies since the last null move, before the move.
+    pub(crate) plies_from_null: u16,
+    /// Zobrist key before the move.
+    pub(crate) key: Key,
+}
+
+/// A chess position with its game history.
+///
+/// Holds bitboards by colour and by kind, a square→piece mailbox, the side to
+/// move, castling rights with the castling rooks' squares (any file, for
+/// Chess960), the en-passant square, both clocks, an incrementally updated
+/// Zobrist key and a stack of [`State`]s for unmake and repetition.
+///
+/// The en-passant square is stored (and hashed) only when a pawn of the side
+/// to move could capture there, so that two positions that differ only by an
+/// unusable en-passant square are the same position, as FIDE's repetition
+/// rule says.
+///
+/// `PartialEq` compares the position (everything a FEN records plus the
+/// castling rooks), not the history.
+#[derive(Clone)]
+pub struct Board {
+    pub(crate) by_color: [Bitboard; 2],
+    pub(crate) by_kind: [Bitboard; 6],
+    pub(crate) mailbox: [Option<Piece>; 64],
+    pub(crate) side: Color,
+    pub(crate) castling: CastlingRights,
+    /// `[color][CastleSide]`: the square of the rook each right refers to
+    /// (meaningful only while the right is held).
+    pub(crate) castle_rooks: [[Square; 2]; 2],
+    /// Rights that survive a move touching each square:
+    /// `rights &= mask[from] & mask[to]`. Derived from the castling rooks
+    /// and kings when the position is set up (Chess960 aware).
+    pub(crate) castle_mask: [u8; 64],
+    pub(crate) en_passant: Option<Square>,
+    pub(crate) halfmove: u16,
+    pub(crate) fullmove: u16,
+    pub(crate) plies_from_null: u16,
+    pub(crate) key: Key,
+    pub(crate) history: Vec<State>,
+    // EVAL HOOK: incrementally updated evaluation terms (e.g. a PSQT
+    // accumulator) go here; update them in `put_piece`, `remove_piece` and
+    // `move_piece` below, which are the only places the placement changes,
+    // and save/restore anything non-reversible in `State`.
+}
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        self.by_color == other.by_color
+            && self.by_kind == other.by_kind
+            && self.mailbox == other.mailbox
+            && self.side == other.side
+            && self.castling == other.castling
+            && self.castle_rooks_held() == other.castle_rooks_held()
+            && self.en_passant == other.en_passant
+            && self.halfmove == other.halfmove
+            && self.fullmove == other.fullmove
+            && self.key == other.key
+    }
+}
+
+impl Eq for Board {}
+
+impl Board {
+    /// The standard starting position.
+    pub fn startpos() -> Board {
+        Board::from_fen(super::fen::STARTPOS).expect("the start position FEN is valid")
+    }
+
+    /// An empty board with White to move (no kings: not a valid position;
+    /// the FEN parser fills it in).
+    pub(crate) fn empty() -> Board {
+        Board {
+            by_color: [Bitboard::EMPTY; 2],
+            by_kind: [Bitboard::EMPTY; 6],
+            mailbox: [None; 64],
+            side: Color::White,
+            castling: CastlingRights::NONE,
+            castle_rooks: [[Square::H1, Square::A1], [Square::H8, Square::A8]],
+            castle_mask: [15; 64],
+            en_passant: None,
+            halfmove: 0,
+            fullmove: 1,
+            plies_from_null: 0,
+            key: Key(0),
+            history: Vec::with_capacity(512),
+        }
+    }
+
+    // ----- accessors -----------------------------------------------------
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The piece on `square`, if any.
+    #[inline(always)]
+    pub fn piece_on(&self, square: Square) -> Option<Piece> {
+        self.mailbox[square.index()]
+    }
+
+    /// The pieces of `color` and `kind`.
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.by_color[color.index()] & self.by_kind[kind.index()]
+    }
+
+    /// The pieces of `kind`, both colours.
+    #[inline(always)]
+    pub fn kind_bb(&self, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()]
+    }
+
+    /// All pieces of `color`.
+    #[inline(always)]
+    pub fn color_bb(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// All occupied squares.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The square of `color`'s king.
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Square {
+        Square::from_index_masked(self.pieces(color, PieceKind::King).0.trailing_zeros())
+    }
+
+    /// The castling rights still held.
+    #[inline(always)]
+    pub fn castling_rights(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// The square of the rook `color` castles with towards `side`, if that
+    /// right is still held.
+    #[inline]
+    pub fn castling_rook(&self, color: Color, side: CastleSide) -> Option<Square> {
+        if self.castling.has(color, side) {
+            Some(self.castle_rooks[color.index()][side.index()])
+        } else {
+            None
+        }
+    }
+
+    /// True when a castling right held needs Chess960 rules: its king is
+    /// not on the e-file or its rook not on the a- or h-file. (Such moves
+    /// are best written king-takes-rook in UCI.)
+    pub fn is_chess960(&self) -> bool {
+        Color::ALL.into_iter().any(|color| {
+            CastleSide::ALL.into_iter().any(|side| {
+                self.castling_rook(color, side).is_some_and(|rook| {
+                    let standard_rook = match side {
+                        CastleSide::Short => File::H,
+                        CastleSide::Long => File::A,
+                    };
+                    rook.file() != standard_rook || self.king_square(color).file() != File::E
+                })
+            })
+        })
+    }
+
+    /// The castling rooks of rights actually held (for comparisons).
+    fn castle_rooks_held(&self) -> [Option<Square>; 4] {
+        let mut out = [None; 4];
+        for color in Color::ALL {
+            for side in CastleSide::ALL {
+                out[color.index() * 2 + side.index()] = self.castling_rook(color, side);
+            }
+        }
+        out
+    }
+
+    /// The en-passant target square, set only when a pawn of the side to
+    /// move attacks it (the capture may still be illegal because of a pin).
+    #[inline(always)]
+    pub fn en_passant(&self) -> Option<Square> {
+        self.en_passant
+    }
+
+    /// Plies since the last capture or pawn move (fifty-move rule).
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+
+    /// The full-move number, starting at 1 and incremented after Black moves.
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove
+    }
+
+    /// The incrementally maintained Zobrist key.
+    #[inline(always)]
+    pub fn key(&self) -> Key {
+        self.key
+    }
+
+    /// Number of moves (including null moves) on the state stack: moves made
+    /// since the position was set up.
+    #[inline(always)]
+    pub fn game_ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The last move made, if any (`Move::NULL` after a null move).
+    #[inline]
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().map(|s| s.mv)
+    }
+
+    /// The piece captured by the last move, if any.
+    #[inline]
+    pub fn last_captured(&self) -> Option<Piece> {
+        self.history.last().and_then(|s| s.captured)
+    }
+
+    /// Forgets the game history (the position stays): unmake is no longer
+    /// possible past this point and repetitions before it are not seen.
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+    }
+
+    /// The Zobrist key computed from scratch (the incremental key must equal
+    /// this after every make and unmake).
+    pub fn compute_key(&self) -> Key {
+        let mut key = 0;
+        for square in self.occupied() {
+            if let Some(piece) = self.mailbox[square.index()] {
+                key ^= zobrist::piece(piece, square);
+            }
+        }
+        key ^= zobrist::castling(self.castling.bits());
+        if let Some(ep) = self.en_passant {
+            key ^= zobrist::en_passant(ep.file());
+        }
+        if self.side == Color::Black {
+            key ^= zobrist::side();
+        }
+        Key(key)
+    }
+
+    // ----- attacks -------------------------------------------------------
+
+    /// Pieces of both colours attacking `square`, with sliders seeing
+    /// through nothing but `occupied`.
+    #[inline]
+    pub fn attackers_to(&self, square: Square, occupied: Bitboard) -> Bitboard {
+        let rooks = self.by_kind[PieceKind::Rook.index()] | self.by_kind[PieceKind::Queen.index()];
+        let bishops =
+            self.by_kind[PieceKind::Bishop.index()] | self.by_kind[PieceKind::Queen.index()];
+        (attacks::pawn(Color::White, square) & self.pieces(Color::Black, PieceKind::Pawn))
+            | (attacks::pawn(Color::Black, square) & self.pieces(Color::White, PieceKind::Pawn))
+            | (attacks::knight(square) & self.by_kind[PieceKind::Knight.index()])
+            | (attacks::king(square) & self.by_kind[PieceKind::King.index()])
+            | (attacks::rook(square, occupied) & rooks)
+            | (attacks::bishop(square, occupied) & bishops)
+    }
+
+    /// True when a piece of colour `by` attacks `square`.
+    #[inline]
+    pub fn is_square_attacked(&self, square: Square, by: Color) -> bool {
+        self.attacked_by(square, by, self.occupied())
+    }
+
+    /// True when a piece of colour `by` attacks `square` given `occupied`.
+    #[inline(always)]
+    pub(crate) fn attacked_by(&self, square: Square, by: Color, occupied: Bitboard) -> bool {
+        let them = self.by_color[by.index()];
+        let queens = self.by_kind[PieceKind::Queen.index()];
+        (attacks::knight(square) & them & self.by_kind[PieceKind::Knight.index()]).any()
+            || (attacks::pawn(!by, square) & them & self.by_kind[PieceKind::Pawn.index()]).any()
+            || (attacks::rook(square, occupied)
+                & them
+                & (self.by_kind[PieceKind::Rook.index()] | queens))
+                .any()
+            || (attacks::bishop(square, occupied)
+                & them
+                & (self.by_kind[PieceKind::Bishop.index()] | queens))
+                .any()
+            || (attacks::king(square) & them & self.by_kind[PieceKind::King.index()]).any()
+    }
+
+    /// Enemy pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        let king = self.king_square(self.side);
+        self.attackers_to(king, self.occupied()) & self.by_color[(!self.side).index()]
+    }
+
+    /// True when the side to move is in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.attacked_by(self.king_square(self.side), !self.side, self.occupied())
+    }
+
+    // ----- placement helpers (the single place placement changes) -------
+
+    /// Puts `piece` on the empty `square`.
+    #[inline(always)]
+    pub(crate) fn put_piece(&mut self, piece: Piece, square: Square) {
+        let bb = square.bitboard();
+        self.by_color[piece.color().index()] ^= bb;
+        self.by_kind[piece.kind().index()] ^= bb;
+        self.mailbox[square.index()] = Some(piece);
+        // EVAL HOOK: add `piece` on `square` to incremental terms.
+    }
+
+    /// Removes `piece` from `square` (where it must stand).
+    #[inline(always)]
+    pub(crate) fn remove_piece(&mut self, piece: Piece, square: Square) {
+        let bb = square.bitboard();
+        self.by_color[piece.color().index()] ^= bb;
+        self.by_kind[piece.kind().index()] ^= bb;
+        self.mailbox[square.index()] = None;
+        // EVAL HOOK: remove `piece` on `square` from incremental terms.
+    }
+
+    /// Moves `piece` from `from` to the empty square `to`.
+    #[inline(always)]
+    pub(crate) fn move_piece(&mut self, piece: Piece, from: Square, to: Square) {
+        let bb = from.bitboard() | to.bitboard();
+        self.by_color[piece.color().index()] ^= bb;
+        self.by_kind[piece.kind().index()] ^= bb;
+        self.mailbox[from.index()] = None;
+        self.mailbox[to.index()] = Some(piece);
+        // EVAL HOOK: move `piece` from `from` to `to` in incremental terms.
+    }
+
+    /// True when a pawn of `color` could capture en passant on `target`
+    /// (pseudo-legally: pins are not considered). Decides whether the
+    /// en-passant square is kept and hashed.
+    #[inline(always)]
+    pub(crate) fn ep_capturable(&self, target: Square, color: Color) -> bool {
+        (attacks::pawn(!color, target) & self.pieces(color, PieceKind::Pawn)).any()
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({})", self.to_fen())
+    }
+}
+
+impl fmt::Display for Board {
+    /// The position's FEN.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_fen())
+    }
+}

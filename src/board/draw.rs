@@ -1,0 +1,121 @@
+//! Draw rules: fifty moves, repetition and material.
+//!
+//! Repetition walks the key history (the state stack) backwards two plies
+//! at a time, and stops at the last irreversible move (capture or pawn move,
+//! which reset the half-move clock) or null move, since no position before
+//! it can recur. Positions are equal when their keys are; en passant enters
+//! the key only when a capture is possible, which is FIDE's notion of "the
+//! same position".
+//!
+//! Material comes in two rules, as in the Rustic book:
+//! - [`Board::is_insufficient_material`] is FIDE's *claim* rule: no sequence
+//!   of legal moves can mate (K v K, K+minor v K, bishops all on one square
+//!   colour). K+N v K+N is not a claimable draw: a helpmate exists.
+//! - [`Board::can_force_mate`] is the search's rule: with no queen, rook or
+//!   pawn, mate can be forced only with the bishop pair, bishop and knight,
+//!   or three knights on one side. When it is false the search may score
+//!   the position as a draw.
+
+use super::bitboard::Bitboard;
+use super::board::Board;
+use super::piece::{Color, PieceKind};
+
+impl Board {
+    /// Half-move clock at which the fifty-move rule applies (50 moves each).
+    pub const FIFTY_MOVE_PLIES: u16 = 100;
+
+    /// True when 100 plies have passed without a capture or pawn move. (A
+    /// checkmate delivered on that ply still wins: check for mate first.)
+    #[inline]
+    pub fn is_fifty_move_draw(&self) -> bool {
+        self.halfmove >= Self::FIFTY_MOVE_PLIES
+    }
+
+    /// Number of earlier occurrences of the current position since the last
+    /// irreversible or null move.
+    pub fn repetition_count(&self) -> usize {
+        self.repetitions(usize::MAX, usize::MAX)
+    }
+
+    /// True when the current position occurred at least `count` times
+    /// before: `is_repetition(2)` is FIDE's threefold repetition (claimable),
+    /// `is_repetition(1)` a twofold repetition.
+    #[inline]
+    pub fn is_repetition(&self, count: usize) -> bool {
+        self.repetitions(count, usize::MAX) >= count
+    }
+
+    /// The search's repetition rule: true when the current position already
+    /// occurred strictly after `root_ply` (the [`game_ply`](Board::game_ply)
+    /// of the search root: a repetition inside the tree can be repeated again
+    /// by the side that wants it, so one is enough), or occurred twice in all
+    /// (a threefold repetition).
+    #[inline]
+    pub fn is_search_repetition(&self, root_ply: usize) -> bool {
+        self.repetitions(2, root_ply) >= 2
+    }
+
+    /// Counts earlier occurrences, stopping at `stop` of them; an occurrence
+    /// at a game ply after `root_ply` counts double (search-tree repetitions).
+    #[inline]
+    fn repetitions(&self, stop: usize, root_ply: usize) -> usize {
+        let len = self.history.len();
+        let window = (self.halfmove.min(self.plies_from_null) as usize).min(len);
+        let mut count = 0;
+        let mut back = 4;
+        // Two plies back is the same side to move but cannot be the same
+        // position (a move changed it and the opponent's only undid one
+        // piece); start at four.
+        while back <= window {
+            let ply = len - back;
+            if self.history[ply].key == self.key {
+                count += if ply > root_ply { 2 } else { 1 };
+                if count >= stop {
+                    return count;
+                }
+            }
+            back += 2;
+        }
+        count
+    }
+
+    /// FIDE's insufficient-material rule: true when neither side can mate
+    /// by any sequence of legal moves (K v K, K+B or K+N v K, and any
+    /// number of bishops all on squares of one colour). A claimable draw.
+    pub fn is_insufficient_material(&self) -> bool {
+        let heavy = self.kind_bb(PieceKind::Pawn)
+            | self.kind_bb(PieceKind::Rook)
+            | self.kind_bb(PieceKind::Queen);
+        if heavy.any() {
+            return false;
+        }
+        let knights = self.kind_bb(PieceKind::Knight);
+        let bishops = self.kind_bb(PieceKind::Bishop);
+        let minors = (knights | bishops).count();
+        if minors <= 1 {
+            return true;
+        }
+        knights.is_empty()
+            && ((bishops & Bitboard::LIGHT_SQUARES).is_empty()
+                || (bishops & Bitboard::DARK_SQUARES).is_empty())
+    }
+
+    /// True when some side still has the material to force mate: any queen,
+    /// rook or pawn on the board, or one side with the bishop pair (bishops
+    /// on both square colours), bishop and knight, or three knights.
+    pub fn can_force_mate(&self) -> bool {
+        let heavy = self.kind_bb(PieceKind::Pawn)
+            | self.kind_bb(PieceKind::Rook)
+            | self.kind_bb(PieceKind::Queen);
+        if heavy.any() {
+            return true;
+        }
+        Color::ALL.into_iter().any(|color| {
+            let bishops = self.pieces(color, PieceKind::Bishop);
+            let knights = self.pieces(color, PieceKind::Knight);
+            let pair = (bishops & Bitboard::LIGHT_SQUARES).any()
+                && (bishops & Bitboard::DARK_SQUARES).any();
+            pair || (bishops.any() && knights.any()) || knights.count() >= 3
+        })
+    }
+}

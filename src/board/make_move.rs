@@ -1,0 +1,249 @@
+//! Make and unmake, including the null move.
+//!
+//! Every change to the placement goes through `put_piece`, `remove_piece`
+//! and `move_piece` (see `board.rs`); the Zobrist key is updated here by
+//! XOR, and `unmake` restores what cannot be undone by XOR (rights, en
+//! passant, clocks, key) from the [`State`] that `make` pushed.
+//!
+//! Castling is encoded king-takes-rook, so one code path serves standard
+//! chess and Chess960: lift king and rook, then drop them on their
+//! destinations (which may be each other's start squares).
+
+use super::board::{Board, State};
+use super::moves::{Move, MoveFlag};
+use super::piece::{Color, Piece, PieceKind};
+use super::square::{File, Square};
+use super::zobrist::{self, Key};
+
+impl Board {
+    /// Plays `mv`, which must be legal in this position (from the move
+    /// generator or [`parse_uci_move`](crate::movegen::parse_uci_move)).
+    /// Playing anything else corrupts the board (in debug builds it is
+    /// caught by assertions).
+    #[inline]
+    pub fn make_move(&mut self, mv: Move) {
+        let us = self.side;
+        let them = !us;
+        let from = mv.from();
+        let to = mv.to();
+        let flag = mv.flag();
+        let Some(piece) = self.mailbox[from.index()] else {
+            debug_assert!(false, "make_move: no piece on {from} for {mv} in {self:?}");
+            return;
+        };
+        debug_assert_eq!(
+            piece.color(),
+            us,
+            "make_move: {mv} moves the opponent's piece"
+        );
+
+        let mut state = State {
+            mv,
+            captured: None,
+            castling: self.castling,
+            en_passant: self.en_passant,
+            halfmove: self.halfmove,
+            plies_from_null: self.plies_from_null,
+            key: self.key,
+        };
+        let mut key = self.key.0 ^ zobrist::side();
+        if let Some(ep) = self.en_passant.take() {
+            key ^= zobrist::en_passant(ep.file());
+        }
+        self.halfmove = self.halfmove.saturating_add(1);
+        self.plies_from_null = self.plies_from_null.saturating_add(1);
+
+        match flag {
+            MoveFlag::Castle => {
+                let rook = Piece::new(us, PieceKind::Rook);
+                let king_to = mv.castling_king_destination();
+                let rook_to = if king_to.file() == File::G {
+                    Square::new(File::F, from.rank())
+                } else {
+                    Square::new(File::D, from.rank())
+                };
+                self.remove_piece(piece, from);
+                self.remove_piece(rook, to);
+                self.put_piece(piece, king_to);
+                self.put_piece(rook, rook_to);
+                key ^= zobrist::piece(piece, from)
+                    ^ zobrist::piece(piece, king_to)
+                    ^ zobrist::piece(rook, to)
+                    ^ zobrist::piece(rook, rook_to);
+            }
+            MoveFlag::EnPassant => {
+                let captured_at = Square::from_index_masked(to as u32 ^ 8);
+                let captured = Piece::new(them, PieceKind::Pawn);
+                self.remove_piece(captured, captured_at);
+                self.move_piece(piece, from, to);
+                key ^= zobrist::piece(captured, captured_at)
+                    ^ zobrist::piece(piece, from)
+                    ^ zobrist::piece(piece, to);
+                state.captured = Some(captured);
+                self.halfmove = 0;
+            }
+            _ => {
+                if let Some(captured) = self.mailbox[to.index()] {
+                    self.remove_piece(captured, to);
+                    key ^= zobrist::piece(captured, to);
+                    state.captured = Some(captured);
+                    self.halfmove = 0;
+                }
+                match mv.promotion() {
+                    Some(kind) => {
+                        let promoted = Piece::new(us, kind);
+                        self.remove_piece(piece, from);
+                        self.put_piece(promoted, to);
+                        key ^= zobrist::piece(piece, from) ^ zobrist::piece(promoted, to);
+                    }
+                    None => {
+                        self.move_piece(piece, from, to);
+                        key ^= zobrist::piece(piece, from) ^ zobrist::piece(piece, to);
+                    }
+                }
+                if piece.kind() == PieceKind::Pawn {
+                    self.halfmove = 0;
+                    if flag == MoveFlag::DoublePush {
+                        let target = Square::from_index_masked((from as u32 + to as u32) / 2);
+                        if self.ep_capturable(target, them) {
+                            self.en_passant = Some(target);
+                            key ^= zobrist::en_passant(target.file());
+                        }
+                    }
+                }
+            }
+        }
+
+        let rights = self.castling.0;
+        if rights != 0 {
+            let new = rights & self.castle_mask[from.index()] & self.castle_mask[to.index()];
+            if new != rights {
+                key ^= zobrist::castling(rights) ^ zobrist::castling(new);
+                self.castling.0 = new;
+            }
+        }
+
+        if us == Color::Black {
+            self.fullmove = self.fullmove.wrapping_add(1);
+        }
+        self.side = them;
+        self.key = Key(key);
+        self.history.push(state);
+        debug_assert_eq!(self.key, self.compute_key(), "key after {mv}");
+    }
+
+    /// Takes back the last [`make_move`](Board::make_move).
+    ///
+    /// # Panics
+    /// Panics when there is no move to take back, or (in debug builds) when
+    /// the last move was a null move.
+    #[inline]
+    pub fn unmake_move(&mut self) {
+        let state = self
+            .history
+            .pop()
+            .expect("unmake_move: no move to take back");
+        let mv = state.mv;
+        debug_assert!(!mv.is_null(), "unmake_move after make_null");
+        let us = !self.side;
+        self.side = us;
+        if us == Color::Black {
+            self.fullmove = self.fullmove.wrapping_sub(1);
+        }
+        let from = mv.from();
+        let to = mv.to();
+        match mv.flag() {
+            MoveFlag::Castle => {
+                let king = Piece::new(us, PieceKind::King);
+                let rook = Piece::new(us, PieceKind::Rook);
+                let king_to = mv.castling_king_destination();
+                let rook_to = if king_to.file() == File::G {
+                    Square::new(File::F, from.rank())
+                } else {
+                    Square::new(File::D, from.rank())
+                };
+                self.remove_piece(king, king_to);
+                self.remove_piece(rook, rook_to);
+                self.put_piece(king, from);
+                self.put_piece(rook, to);
+            }
+            MoveFlag::EnPassant => {
+                let pawn = Piece::new(us, PieceKind::Pawn);
+                self.move_piece(pawn, to, from);
+                let captured_at = Square::from_index_masked(to as u32 ^ 8);
+                self.put_piece(Piece::new(!us, PieceKind::Pawn), captured_at);
+            }
+            _ => {
+                let Some(moved) = self.mailbox[to.index()] else {
+                    debug_assert!(false, "unmake_move: {to} is empty");
+                    return;
+                };
+                if mv.is_promotion() {
+                    self.remove_piece(moved, to);
+                    self.put_piece(Piece::new(us, PieceKind::Pawn), from);
+                } else {
+                    self.move_piece(moved, to, from);
+                }
+                if let Some(captured) = state.captured {
+                    self.put_piece(captured, to);
+                }
+            }
+        }
+        self.castling = state.castling;
+        self.en_passant = state.en_passant;
+        self.halfmove = state.halfmove;
+        self.plies_from_null = state.plies_from_null;
+        self.key = state.key;
+        debug_assert_eq!(self.key, self.compute_key(), "key after unmaking {mv}");
+    }
+
+    /// Passes the move to the opponent (null-move pruning). Must not be
+    /// called when the side to move is in check.
+    #[inline]
+    pub fn make_null(&mut self) {
+        debug_assert!(!self.in_check(), "make_null while in check");
+        self.history.push(State {
+            mv: Move::NULL,
+            captured: None,
+            castling: self.castling,
+            en_passant: self.en_passant,
+            halfmove: self.halfmove,
+            plies_from_null: self.plies_from_null,
+            key: self.key,
+        });
+        let mut key = self.key.0 ^ zobrist::side();
+        if let Some(ep) = self.en_passant.take() {
+            key ^= zobrist::en_passant(ep.file());
+        }
+        self.key = Key(key);
+        self.halfmove = self.halfmove.saturating_add(1);
+        self.plies_from_null = 0;
+        if self.side == Color::Black {
+            self.fullmove = self.fullmove.wrapping_add(1);
+        }
+        self.side = !self.side;
+        debug_assert_eq!(self.key, self.compute_key(), "key after null move");
+    }
+
+    /// Takes back the last [`make_null`](Board::make_null).
+    ///
+    /// # Panics
+    /// Panics when there is nothing to take back.
+    #[inline]
+    pub fn unmake_null(&mut self) {
+        let state = self
+            .history
+            .pop()
+            .expect("unmake_null: no move to take back");
+        debug_assert!(state.mv.is_null(), "unmake_null after a real move");
+        self.side = !self.side;
+        if self.side == Color::Black {
+            self.fullmove = self.fullmove.wrapping_sub(1);
+        }
+        self.en_passant = state.en_passant;
+        self.halfmove = state.halfmove;
+        self.plies_from_null = state.plies_from_null;
+        self.key = state.key;
+        debug_assert_eq!(self.key, self.compute_key(), "key after unmaking null move");
+    }
+}

@@ -1,0 +1,431 @@
+//! Legal move generation with check and pin masks (no make-and-test).
+//!
+//! The algorithm, per position:
+//! 1. `checkers`: enemy pieces attacking our king. With two, only king moves
+//!    are legal. With one, every other move must capture it or land between
+//!    it and the king: `check_mask = between(king, checker) | checker`.
+//! 2. Pins: enemy sliders that would see our king if our own pieces were
+//!    transparent ("snipers"); when exactly one piece stands between, and it
+//!    is ours, it is pinned and may only move along `line(king, piece)`. A
+//!    pinned piece never has a legal move while in check (its pin line and
+//!    the check line meet only at the king).
+//! 3. King moves are tested against attacks with the king lifted off the
+//!    board (so it cannot hide behind itself from a slider).
+//! 4. En passant, whose capture removes two pieces from a rank, is tested by
+//!    recomputing slider attacks on the king with the new occupancy.
+//! 5. Castling (standard and Chess960 alike): the squares between king and
+//!    rook and their destinations must be empty, and no square the king
+//!    crosses or lands on may be attacked after the move.
+//!
+//! Moves go to a [`Sink`]: a [`MoveList`], or a counter that adds bitboard
+//! population counts, which is how perft counts the last ply without
+//! building a list.
+
+use crate::board::{Bitboard, Board, Color, File, Move, MoveFlag, PieceKind, Square};
+
+use super::attacks;
+use super::move_list::MoveList;
+
+/// Which moves to generate (a const parameter, so each flavour compiles to
+/// its own specialised code).
+pub(crate) mod mode {
+    /// Every legal move.
+    pub const ALL: u8 = 0;
+    /// Captures and promotions.
+    pub const NOISY: u8 = 1;
+    /// Non-captures that are not promotions.
+    pub const QUIETS: u8 = 2;
+    /// Noisy moves, or every evasion when in check (quiescence).
+    pub const CAPTURES: u8 = 3;
+}
+
+/// Receives generated moves.
+pub(crate) trait Sink {
+    /// One move.
+    fn push(&mut self, mv: Move);
+    /// Moves of a non-pawn piece from `from` to each of `targets`; those in
+    /// `them` are captures.
+    fn piece_moves(&mut self, from: Square, targets: Bitboard, them: Bitboard);
+    /// Pawn moves to each of `targets`, each from `to - delta`, with `flag`
+    /// (quiet, double push or capture; never promotion).
+    fn pawn_moves(&mut self, targets: Bitboard, delta: i32, flag: MoveFlag);
+    /// All four promotions for each of `targets`, each from `to - delta`.
+    fn promotions(&mut self, targets: Bitboard, delta: i32, capture: bool);
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        MoveList::push(self, mv);
+    }
+
+    #[inline(always)]
+    fn piece_moves(&mut self, from: Square, targets: Bitboard, them: Bitboard) {
+        let from = from as u32;
+        let mut captures = (targets & them).0;
+        while captures != 0 {
+            let to = captures.trailing_zeros();
+            captures &= captures - 1;
+            MoveList::push(self, Move::from_raw(from, to, MoveFlag::Capture));
+        }
+        let mut quiets = (targets & !them).0;
+        while quiets != 0 {
+            let to = quiets.trailing_zeros();
+            quiets &= quiets - 1;
+            MoveList::push(self, Move::from_raw(from, to, MoveFlag::Quiet));
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, delta: i32, flag: MoveFlag) {
+        let mut bb = targets.0;
+        while bb != 0 {
+            let to = bb.trailing_zeros();
+            bb &= bb - 1;
+            MoveList::push(self, Move::from_raw((to as i32 - delta) as u32, to, flag));
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, delta: i32, capture: bool) {
+        let mut bb = targets.0;
+        while bb != 0 {
+            let to = bb.trailing_zeros();
+            bb &= bb - 1;
+            let from = (to as i32 - delta) as u32;
+            // Queen first: move pickers that keep generation order see the
+            // likely-best promotion early.
+            for kind in [
+                PieceKind::Queen,
+                PieceKind::Knight,
+                PieceKind::Rook,
+                PieceKind::Bishop,
+            ] {
+                MoveList::push(
+                    self,
+                    Move::from_raw(from, to, MoveFlag::promotion(kind, capture)),
+                );
+            }
+        }
+    }
+}
+
+/// Counts moves without storing them (perft's bulk counting).
+pub(crate) struct Counter(pub u64);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn push(&mut self, _mv: Move) {
+        self.0 += 1;
+    }
+    #[inline(always)]
+    fn piece_moves(&mut self, _from: Square, targets: Bitboard, _them: Bitboard) {
+        self.0 += targets.count() as u64;
+    }
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, _delta: i32, _flag: MoveFlag) {
+        self.0 += targets.count() as u64;
+    }
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, _delta: i32, _capture: bool) {
+        self.0 += 4 * targets.count() as u64;
+    }
+}
+
+/// Shifts a bitboard one rank forward from `color`'s point of view.
+#[inline(always)]
+const fn forward(bb: u64, color: Color) -> u64 {
+    match color {
+        Color::White => bb << 8,
+        Color::Black => bb >> 8,
+    }
+}
+
+/// Appends the legal moves of flavour `MODE` to `sink`.
+#[inline(always)]
+pub(crate) fn generate<S: Sink, const MODE: u8>(board: &Board, sink: &mut S) {
+    let us = board.side_to_move();
+    let them_color = !us;
+    let ours = board.color_bb(us);
+    let them = board.color_bb(them_color);
+    let occupied = ours | them;
+    let empty = !occupied;
+    let king = board.king_square(us);
+
+    let pawns_k = board.kind_bb(PieceKind::Pawn);
+    let knights_k = board.kind_bb(PieceKind::Knight);
+    let queens_k = board.kind_bb(PieceKind::Queen);
+    let rook_like = (board.kind_bb(PieceKind::Rook) | queens_k) & them;
+    let bishop_like = (board.kind_bb(PieceKind::Bishop) | queens_k) & them;
+
+    let checkers = ((attacks::pawn(us, king) & pawns_k)
+        | (attacks::knight(king) & knights_k)
+        | (attacks::rook(king, occupied) & rook_like)
+        | (attacks::bishop(king, occupied) & bishop_like))
+        & them;
+
+    let (want_noisy, want_quiet) = match MODE {
+        mode::ALL => (true, true),
+        mode::NOISY => (true, false),
+        mode::QUIETS => (false, true),
+        _ => (true, checkers.any()),
+    };
+    let noisy_mask = if want_noisy { them } else { Bitboard::EMPTY };
+    let quiet_mask = if want_quiet { empty } else { Bitboard::EMPTY };
+
+    // King moves: tested with the king lifted, so it cannot step back along
+    // a checking slider's ray.
+    let king_targets = attacks::king(king) & (noisy_mask | quiet_mask);
+    if king_targets.any() {
+        let without_king = occupied.without(king);
+        let mut bb = king_targets.0;
+        while bb != 0 {
+            let to = Square::from_index_masked(bb.trailing_zeros());
+            bb &= bb - 1;
+            if !board.attacked_by(to, them_color, without_king) {
+                let flag = if them.contains(to) {
+                    MoveFlag::Capture
+                } else {
+                    MoveFlag::Quiet
+                };
+                sink.push(Move::new(king, to, flag));
+            }
+        }
+    }
+    if checkers.more_than_one() {
+        return;
+    }
+    let check_mask = match checkers.lsb() {
+        Some(checker) => attacks::between(king, checker).with(checker),
+        None => Bitboard::FULL,
+    };
+
+    // Pins: snipers see the king through our pieces.
+    let mut pinned = Bitboard::EMPTY;
+    let snipers =
+        (attacks::rook(king, them) & rook_like) | (attacks::bishop(king, them) & bishop_like);
+    for sniper in snipers {
+        let blockers = attacks::between(king, sniper) & occupied;
+        if !blockers.more_than_one() {
+            pinned |= blockers & ours;
+        }
+    }
+
+    let targets = (noisy_mask | quiet_mask) & check_mask;
+
+    // Knights: a pinned knight can never move.
+    for from in board.pieces(us, PieceKind::Knight) & !pinned {
+        sink.piece_moves(from, attacks::knight(from) & targets, them);
+    }
+    // Sliders: pinned ones stay on their pin line.
+    let diagonal = (board.kind_bb(PieceKind::Bishop) | queens_k) & ours;
+    let orthogonal = (board.kind_bb(PieceKind::Rook) | queens_k) & ours;
+    for from in diagonal & !pinned {
+        sink.piece_moves(from, attacks::bishop(from, occupied) & targets, them);
+    }
+    for from in orthogonal & !pinned {
+        sink.piece_moves(from, attacks::rook(from, occupied) & targets, them);
+    }
+    if checkers.is_empty() {
+        for from in (diagonal | orthogonal) & pinned {
+            let mut seen = Bitboard::EMPTY;
+            if diagonal.contains(from) {
+                seen |= attacks::bishop(from, occupied);
+            }
+            if orthogonal.contains(from) {
+                seen |= attacks::rook(from, occupied);
+            }
+            sink.piece_moves(from, seen & targets & attacks::line(king, from), them);
+        }
+    }
+
+    // Pawns: set-wise for the unpinned ones, one by one for pinned ones.
+    let pawns = board.pieces(us, PieceKind::Pawn);
+    pawn_moves(
+        sink,
+        us,
+        pawns & !pinned,
+        empty,
+        them,
+        check_mask,
+        want_noisy,
+        want_quiet,
+    );
+    if checkers.is_empty() {
+        for from in pawns & pinned {
+            pawn_moves(
+                sink,
+                us,
+                from.bitboard(),
+                empty,
+                them,
+                attacks::line(king, from),
+                want_noisy,
+                want_quiet,
+            );
+        }
+    }
+
+    if want_noisy {
+        if let Some(ep) = board.en_passant() {
+            en_passant(board, sink, ep, king, occupied, them);
+        }
+    }
+    if want_quiet && checkers.is_empty() && board.castling_rights().has_any(us) {
+        castling(board, sink, us, king, occupied);
+    }
+}
+
+/// Pushes, captures and promotions of `pawns`, landing only inside `allowed`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn pawn_moves<S: Sink>(
+    sink: &mut S,
+    us: Color,
+    pawns: Bitboard,
+    empty: Bitboard,
+    them: Bitboard,
+    allowed: Bitboard,
+    want_noisy: bool,
+    want_quiet: bool,
+) {
+    if pawns.is_empty() {
+        return;
+    }
+    let (seventh, third, up) = match us {
+        Color::White => (Bitboard::RANK_7.0, Bitboard::RANK_3.0, 8),
+        Color::Black => (Bitboard::RANK_2.0, Bitboard::RANK_6.0, -8),
+    };
+    // "West" captures go towards the a-file, "east" ones towards the h-file.
+    let (west, east) = (up - 1, up + 1);
+    let shift_west = |bb: u64| forward(bb & !Bitboard::FILE_A.0, us) >> 1;
+    let shift_east = |bb: u64| forward(bb & !Bitboard::FILE_H.0, us) << 1;
+
+    let promoting = pawns.0 & seventh;
+    let others = pawns.0 & !seventh;
+    let empty = empty.0;
+    let allowed = allowed.0;
+
+    if want_quiet {
+        let single = forward(others, us) & empty;
+        let double = forward(single & third, us) & empty;
+        sink.pawn_moves(Bitboard(single & allowed), up, MoveFlag::Quiet);
+        sink.pawn_moves(Bitboard(double & allowed), 2 * up, MoveFlag::DoublePush);
+    }
+    if want_noisy {
+        let them = them.0 & allowed;
+        sink.pawn_moves(Bitboard(shift_west(others) & them), west, MoveFlag::Capture);
+        sink.pawn_moves(Bitboard(shift_east(others) & them), east, MoveFlag::Capture);
+        if promoting != 0 {
+            sink.promotions(
+                Bitboard(forward(promoting, us) & empty & allowed),
+                up,
+                false,
+            );
+            sink.promotions(Bitboard(shift_west(promoting) & them), west, true);
+            sink.promotions(Bitboard(shift_east(promoting) & them), east, true);
+        }
+    }
+}
+
+/// En-passant captures onto `ep`, each checked by recomputing the king's
+/// attackers with both pawns' squares changed (this also settles checks:
+/// the capture is legal only if nothing attacks the king afterwards).
+#[cold]
+fn en_passant<S: Sink>(
+    board: &Board,
+    sink: &mut S,
+    ep: Square,
+    king: Square,
+    occupied: Bitboard,
+    them: Bitboard,
+) {
+    let us = board.side_to_move();
+    let captured = Square::from_index_masked(ep as u32 ^ 8);
+    for from in attacks::pawn(!us, ep) & board.pieces(us, PieceKind::Pawn) {
+        let after = (occupied.without(from).without(captured)).with(ep);
+        let attackers = board.attackers_to(king, after) & them.without(captured);
+        if attackers.is_empty() {
+            sink.push(Move::new(from, ep, MoveFlag::EnPassant));
+        }
+    }
+}
+
+/// Castling moves (king takes own rook), standard and Chess960.
+#[inline(never)]
+fn castling<S: Sink>(board: &Board, sink: &mut S, us: Color, king: Square, occupied: Bitboard) {
+    let rank = king.rank();
+    for (side, king_file, rook_file) in [
+        (crate::board::CastleSide::Short, File::G, File::F),
+        (crate::board::CastleSide::Long, File::C, File::D),
+    ] {
+        let Some(rook) = board.castling_rook(us, side) else {
+            continue;
+        };
+        let king_to = Square::new(king_file, rank);
+        let rook_to = Square::new(rook_file, rank);
+        let king_path = attacks::between(king, king_to).with(king_to);
+        let must_be_empty = (king_path | attacks::between(rook, rook_to).with(rook_to))
+            .without(king)
+            .without(rook);
+        if (must_be_empty & occupied).any() {
+            continue;
+        }
+        // Attacks are judged on the board after castling; the squares the
+        // king crosses are a contiguous run ending at its destination, so
+        // this is the same as judging each square as the king passes it.
+        let after = occupied
+            .without(king)
+            .without(rook)
+            .with(king_to)
+            .with(rook_to);
+        if king_path
+            .into_iter()
+            .all(|sq| !board.attacked_by(sq, !us, after))
+        {
+            sink.push(Move::new(king, rook, MoveFlag::Castle));
+        }
+    }
+}
+
+/// Appends every legal move to `list`.
+#[inline]
+pub fn generate_all(board: &Board, list: &mut MoveList) {
+    generate::<MoveList, { mode::ALL }>(board, list);
+}
+
+/// Appends the moves quiescence search wants: captures (en passant
+/// included) and promotions (all four pieces, capturing or not); when the
+/// side to move is in check, every legal evasion instead.
+#[inline]
+pub fn generate_captures(board: &Board, list: &mut MoveList) {
+    generate::<MoveList, { mode::CAPTURES }>(board, list);
+}
+
+/// Appends the legal captures and promotions, in check or not.
+/// Together with [`generate_quiets`] this partitions [`generate_all`].
+#[inline]
+pub fn generate_noisy(board: &Board, list: &mut MoveList) {
+    generate::<MoveList, { mode::NOISY }>(board, list);
+}
+
+/// Appends the legal moves that neither capture nor promote (castling
+/// included).
+#[inline]
+pub fn generate_quiets(board: &Board, list: &mut MoveList) {
+    generate::<MoveList, { mode::QUIETS }>(board, list);
+}
+
+/// The number of legal moves, counted without building a list.
+#[inline]
+pub fn count_legal(board: &Board) -> u64 {
+    let mut counter = Counter(0);
+    generate::<Counter, { mode::ALL }>(board, &mut counter);
+    counter.0
+}
+
+/// True when the side to move has at least one legal move.
+#[inline]
+pub fn has_legal_move(board: &Board) -> bool {
+    count_legal(board) != 0
+}
