@@ -26,6 +26,7 @@ pub mod emit;
 pub mod fingerprint;
 pub mod geometry;
 pub mod magic;
+pub mod phf_maps;
 pub mod schedule;
 pub mod zobrist;
 

@@ -133,13 +133,24 @@ fn run(options: &Options) -> Result<ExitCode, String> {
     let text = render();
     let emit_time = emit_start.elapsed();
 
-    println!(
+    // The report is collected and written once, so that a closed pipe
+    // (`kiln-gen | head`) ends quietly instead of panicking in `println!`.
+    let mut report = String::new();
+    macro_rules! say {
+        ($($arg:tt)*) => {{
+            use std::fmt::Write as _;
+            let _ = writeln!(report, $($arg)*);
+        }};
+    }
+
+    say!(
         "seed         {} (0x{:016x})",
-        tables.config.seed, tables.config.seed
+        tables.config.seed,
+        tables.config.seed
     );
-    println!("fingerprint  0x{:016x}", tables.fingerprint);
-    println!("start key    0x{:016x}", tables.start_key);
-    println!(
+    say!("fingerprint  0x{:016x}", tables.fingerprint);
+    say!("start key    0x{:016x}", tables.start_key);
+    say!(
         "magics       {} ({} rook + {} bishop candidates)",
         match config.magic_search {
             MagicSearch::Scheduled => "committed schedule".to_string(),
@@ -158,33 +169,33 @@ fn run(options: &Options) -> Result<ExitCode, String> {
             .map(|&c| u64::from(c))
             .sum::<u64>(),
     );
-    println!("\ntables (bytes):");
+    say!("\ntables (bytes):");
     for array in emit::arrays(&tables) {
         let dims: String = array.dims.iter().map(|d| format!("[{d}]")).collect();
-        println!("  {:<22} {:>9}  {dims}", array.name, array.bytes());
+        say!("  {:<22} {:>9}  {dims}", array.name, array.bytes());
     }
-    println!(
+    say!(
         "  {:<22} {:>9}  (magic layout only)",
         "total",
         emit::total_bytes(&tables, Layouts::Magic)
     );
-    println!(
+    say!(
         "  {:<22} {:>9}  (magic + PEXT layouts)",
         "total",
         emit::total_bytes(&tables, Layouts::Both)
     );
-    println!("\ntime per stage:");
+    say!("\ntime per stage:");
     for (stage, time) in &tables.timings {
-        println!("  {stage:<26} {:>9.3} ms", time.as_secs_f64() * 1e3);
+        say!("  {stage:<26} {:>9.3} ms", time.as_secs_f64() * 1e3);
     }
-    println!("  {:<26} {:>9.3} ms", "emit", emit_time.as_secs_f64() * 1e3);
-    println!(
+    say!("  {:<26} {:>9.3} ms", "emit", emit_time.as_secs_f64() * 1e3);
+    say!(
         "  {:<26} {:>9.3} ms",
         "total",
         start.elapsed().as_secs_f64() * 1e3
     );
     let q = &tables.key_quality;
-    println!(
+    say!(
         "\nkey quality: {} keys, {} pair XORs: {} zero, {} duplicate, {} a^b=c, {} a^b=c^d: {}",
         q.keys,
         q.pairs,
@@ -195,7 +206,7 @@ fn run(options: &Options) -> Result<ExitCode, String> {
         if q.passed() { "passed" } else { "FAILED" }
     );
     if tables.zobrist.stream != 0 {
-        println!(
+        say!(
             "(keys from ChaCha stream {}: earlier streams failed the checks)",
             tables.zobrist.stream
         );
@@ -203,21 +214,27 @@ fn run(options: &Options) -> Result<ExitCode, String> {
 
     if let Some(path) = &options.out {
         std::fs::write(path, &text).map_err(|e| format!("cannot write {path}: {e}"))?;
-        println!("\nwrote {path} ({} bytes)", text.len());
+        say!("\nwrote {path} ({} bytes)", text.len());
     }
     if let Some(path) = &options.check {
         let existing = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
         if existing == text.as_bytes() {
-            println!("\ncheck: {path} matches seed {}", tables.config.seed);
+            say!("\ncheck: {path} matches seed {}", tables.config.seed);
         } else {
-            println!(
+            say!(
                 "\ncheck: {path} DIFFERS from what seed {} generates",
                 tables.config.seed
             );
+            print_report(&report);
             return Ok(ExitCode::FAILURE);
         }
     }
+    print_report(&report);
     Ok(ExitCode::SUCCESS)
+}
+
+fn print_report(report: &str) {
+    let _ = std::io::stdout().lock().write_all(report.as_bytes());
 }
 
 /// Finds, for every slider square, the sub-seed below

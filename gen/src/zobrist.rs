@@ -109,11 +109,11 @@ impl ZobristKeys {
     pub fn start_position_key(&self) -> u64 {
         const BACK_RANK: [usize; 8] = [3, 1, 2, 4, 5, 2, 1, 3]; // R N B Q K B N R
         let mut key = self.castling[0b1111];
-        for file in 0..8 {
-            key ^= self.pieces[0][BACK_RANK[file]][file];
+        for (file, &kind) in BACK_RANK.iter().enumerate() {
+            key ^= self.pieces[0][kind][file];
             key ^= self.pieces[0][0][8 + file];
             key ^= self.pieces[1][0][48 + file];
-            key ^= self.pieces[1][BACK_RANK[file]][56 + file];
+            key ^= self.pieces[1][kind][56 + file];
         }
         key
     }

@@ -165,9 +165,9 @@ fn start_key_is_the_xor_of_its_features() {
     let z = &t.zobrist;
     let mut key = z.castling[15];
     let back = [3, 1, 2, 4, 5, 2, 1, 3];
-    for f in 0..8 {
-        key ^= z.pieces[0][back[f]][f] ^ z.pieces[0][0][8 + f];
-        key ^= z.pieces[1][0][48 + f] ^ z.pieces[1][back[f]][56 + f];
+    for (f, &kind) in back.iter().enumerate() {
+        key ^= z.pieces[0][kind][f] ^ z.pieces[0][0][8 + f];
+        key ^= z.pieces[1][0][48 + f] ^ z.pieces[1][kind][56 + f];
     }
     assert_eq!(key, t.start_key);
 }

@@ -19,11 +19,9 @@ pub struct Position {
 impl Position {
     /// The standard start position.
     pub fn start() -> Position {
-        let mut pieces = [[0u64; 6]; 2];
-        pieces[0] = [0xFF00, 0x42, 0x24, 0x81, 0x08, 0x10];
-        for kind in 0..6 {
-            pieces[1][kind] = pieces[0][kind].swap_bytes();
-        }
+        let white = [0xFF00u64, 0x42, 0x24, 0x81, 0x08, 0x10];
+        // Black's pieces are White's mirrored rank for rank.
+        let pieces = [white, white.map(u64::swap_bytes)];
         Position {
             pieces,
             white_to_move: true,
