@@ -53,52 +53,47 @@ fn write(out: &Path, name: &str, code: &str) {
 /// the UCI specification, so the keys are exactly as a GUI sends them.
 fn keyword_map() -> String {
     let keywords = [
-        ("uci", "Uci"),
-        ("debug", "Debug"),
-        ("isready", "IsReady"),
-        ("setoption", "SetOption"),
-        ("register", "Register"),
-        ("ucinewgame", "UciNewGame"),
-        ("position", "Position"),
-        ("go", "Go"),
-        ("stop", "Stop"),
-        ("ponderhit", "PonderHit"),
-        ("quit", "Quit"),
-        ("d", "Display"),
-        ("eval", "Eval"),
-        ("perft", "Perft"),
-        ("bench", "Bench"),
+        ("uci", "Keyword::Uci"),
+        ("debug", "Keyword::Debug"),
+        ("isready", "Keyword::IsReady"),
+        ("setoption", "Keyword::SetOption"),
+        ("register", "Keyword::Register"),
+        ("ucinewgame", "Keyword::UciNewGame"),
+        ("position", "Keyword::Position"),
+        ("go", "Keyword::Go"),
+        ("stop", "Keyword::Stop"),
+        ("ponderhit", "Keyword::PonderHit"),
+        ("quit", "Keyword::Quit"),
+        ("d", "Keyword::Display"),
+        ("eval", "Keyword::Eval"),
+        ("perft", "Keyword::Perft"),
+        ("bench", "Keyword::Bench"),
     ];
-    let mut map = phf_codegen::Map::new();
-    for (key, variant) in keywords {
-        map.entry(key, format!("Keyword::{variant}"));
-    }
-    format!(
-        "/// UCI command keywords (case-sensitive) → [`Keyword`].\n\
-         pub static KEYWORDS: phf::Map<&'static str, Keyword> = {};\n",
-        map.build()
+    kiln_gen::phf_maps::str_map(
+        "KEYWORDS",
+        "UCI command keywords (case-sensitive) → [`Keyword`].",
+        "Keyword",
+        &keywords,
     )
 }
 
-/// Lower-cased UCI option names → `OptionName` variants.
+/// Lower-cased UCI option names → `OptionName` variants (UCI option names
+/// are case-insensitive; the engine lower-cases before the lookup).
 fn option_map() -> String {
     let options = [
-        ("hash", "Hash"),
-        ("clear hash", "ClearHash"),
-        ("threads", "Threads"),
-        ("move overhead", "MoveOverhead"),
-        ("ponder", "Ponder"),
-        ("uci_chess960", "Chess960"),
-        ("multipv", "MultiPv"),
+        ("hash", "OptionName::Hash"),
+        ("clear hash", "OptionName::ClearHash"),
+        ("threads", "OptionName::Threads"),
+        ("move overhead", "OptionName::MoveOverhead"),
+        ("ponder", "OptionName::Ponder"),
+        ("uci_chess960", "OptionName::Chess960"),
+        ("multipv", "OptionName::MultiPv"),
     ];
-    let mut map = phf_codegen::Map::new();
-    for (key, variant) in options {
-        map.entry(key, format!("OptionName::{variant}"));
-    }
-    format!(
-        "/// Lower-cased UCI option names → [`OptionName`].\n\
-         pub static OPTION_NAMES: phf::Map<&'static str, OptionName> = {};\n",
-        map.build()
+    kiln_gen::phf_maps::str_map(
+        "OPTION_NAMES",
+        "Lower-cased UCI option names → [`OptionName`].",
+        "OptionName",
+        &options,
     )
 }
 
@@ -110,13 +105,13 @@ fn mvv_lva() -> String {
          /// pawn..king): higher is searched first.\n\
          pub static MVV_LVA: [[i32; 6]; 6] = [\n",
     );
-    for victim in 0..6 {
+    for victim in 0..6i32 {
         s.push_str("    [");
-        for attacker in 0..6 {
+        for attacker in 0..6i32 {
             let v = if victim == 5 {
                 0
             } else {
-                (victim as i32 + 1) * 8 - attacker as i32
+                (victim + 1) * 8 - attacker
             };
             let _ = write!(s, "{v}, ");
         }
@@ -294,11 +289,11 @@ fn psqt(p: &Params) -> String {
             let (mg, eg) = &p.tables[piece];
             let (mat_mg, mat_eg) = p.material[piece];
             s.push_str("        [");
-            for sq in 0..64 {
+            for (sq, flipped) in flip.iter().enumerate() {
                 let white_sq = if colour == 0 {
                     sq
                 } else {
-                    usize::from(flip[sq])
+                    usize::from(*flipped)
                 };
                 let sign = if colour == 0 { 1 } else { -1 };
                 let v = pack(

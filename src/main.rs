@@ -15,12 +15,36 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("perft") => perft_command(&args[1..]),
+        Some("bench") => bench_command(&args[1..]),
         Some(other) => {
             eprintln!("kiln: unknown command '{other}' (try --version)");
             ExitCode::from(2)
         }
-        None => ExitCode::SUCCESS,
+        None => {
+            kiln::uci::run_stdio();
+            ExitCode::SUCCESS
+        }
     }
+}
+
+/// `kiln bench [depth]`: fixed positions to a fixed depth; the last line is
+/// `<nodes> nodes <nps> nps`.
+fn bench_command(args: &[String]) -> ExitCode {
+    let depth = match args.first().map(|d| d.parse::<u64>()) {
+        None => None,
+        Some(Ok(depth)) if (1..=64).contains(&depth) => Some(depth),
+        Some(_) => {
+            eprintln!(
+                "kiln bench: bad depth '{}': expected a number 1-64",
+                args[0]
+            );
+            return ExitCode::from(2);
+        }
+    };
+    kiln::uci::bench::run(depth, kiln::uci::bench::BENCH_HASH_MIB, &mut |line| {
+        println!("{line}")
+    });
+    ExitCode::SUCCESS
 }
 
 /// `kiln perft <depth> [fen]`: divide, then `Nodes searched: N`.

@@ -1,2 +1,380 @@
 //! Search: iterative deepening, alpha-beta, quiescence, transposition table,
 //! move ordering and time management.
+//!
+//! [`Searcher`] owns everything that lives longer than one search (the
+//! transposition table and the move-ordering statistics); the protocol layer
+//! moves it onto a search thread for each `go` and gets it back when the
+//! search ends, so no lock is needed. [`SearchShared`] holds the few atomics
+//! both threads touch: the stop flag and the pondering state.
+//!
+//! The search knows nothing of UCI text: it reports each finished iteration
+//! through a callback with a [`Report`], and returns a [`SearchResult`].
+
+mod alpha_beta;
+pub mod limits;
+pub mod ordering;
+pub mod params;
+mod qsearch;
+pub mod see;
+pub mod time;
+pub mod tt;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::board::{Board, Move};
+use crate::eval::score::{INFINITE, MATE, MAX_PLY, Score, is_mate};
+use crate::movegen::{MoveList, generate_all};
+use limits::Limits;
+use ordering::Heuristics;
+use params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW};
+use time::TimeManager;
+use tt::{Bound, TranspositionTable};
+
+/// Flags shared between the protocol thread and the search thread.
+#[derive(Debug, Default)]
+pub struct SearchShared {
+    /// Set to make the search return as soon as possible.
+    pub stop: AtomicBool,
+    /// Set while the search is pondering (no time limit); cleared by
+    /// `ponderhit`, which also sets [`SearchShared::ponderhit`].
+    pub pondering: AtomicBool,
+    /// Set by `ponderhit`: the clock starts now.
+    pub ponderhit: AtomicBool,
+}
+
+impl SearchShared {
+    /// Fresh flags for a new search.
+    pub fn new(pondering: bool) -> Self {
+        Self {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            ponderhit: AtomicBool::new(false),
+        }
+    }
+}
+
+/// One line of progress: a finished iteration (or an aspiration fail).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Nominal depth of the iteration.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: i32,
+    /// Score from the side to move's point of view.
+    pub score: Score,
+    /// `Some(Lower)`/`Some(Upper)` for an aspiration fail-high/-low.
+    pub bound: Option<Bound>,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Transposition table fill in permille.
+    pub hashfull: u32,
+    /// Principal variation (legal moves from the root).
+    pub pv: Vec<Move>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play (`Move::NULL` when the root has no legal move).
+    pub best: Move,
+    /// The expected reply, for pondering.
+    pub ponder: Option<Move>,
+    /// Score of the best move.
+    pub score: Score,
+    /// Deepest completed iteration.
+    pub depth: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// How often (in nodes) the search looks at the clock and the stop flag.
+const CHECK_EVERY: u64 = 1024;
+
+/// Per-ply scratch data.
+#[derive(Clone, Copy, Debug, Default)]
+struct Frame {
+    /// Static evaluation of the node (for the "improving" test).
+    eval: Score,
+}
+
+/// The search engine: long-lived state plus per-search bookkeeping.
+#[derive(Debug)]
+pub struct Searcher {
+    /// The transposition table, kept across searches.
+    pub tt: TranspositionTable,
+    /// Move-ordering statistics, kept across searches of a game.
+    pub heuristics: Heuristics,
+    shared: Arc<SearchShared>,
+    limits: Limits,
+    time: TimeManager,
+    nodes: u64,
+    seldepth: i32,
+    stopped: bool,
+    frames: Vec<Frame>,
+    /// Triangular PV table: `pv[ply]` is the best line from `ply`.
+    pv: Vec<Vec<Move>>,
+    root_moves: MoveList,
+    /// `Board::game_ply` of the root: repetitions after it count as draws
+    /// at once.
+    root_ply: usize,
+}
+
+impl Searcher {
+    /// A searcher with a `hash_mib` transposition table.
+    pub fn new(hash_mib: u64) -> Self {
+        Self {
+            tt: TranspositionTable::new(hash_mib),
+            heuristics: Heuristics::new(),
+            shared: Arc::new(SearchShared::default()),
+            limits: Limits::default(),
+            time: TimeManager::unlimited(Instant::now()),
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            frames: vec![Frame::default(); MAX_PLY as usize + 8],
+            pv: vec![Vec::new(); MAX_PLY as usize + 8],
+            root_moves: MoveList::new(),
+            root_ply: 0,
+        }
+    }
+
+    /// Forgets the previous game: empties the TT and the statistics.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.heuristics.clear();
+    }
+
+    /// Nodes searched by the last (or current) search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Searches `board` within `limits`, reporting each iteration to
+    /// `report`. `move_overhead` is the clock reserve in milliseconds; the
+    /// search returns early when `shared.stop` is set.
+    pub fn search(
+        &mut self,
+        board: &mut Board,
+        limits: &Limits,
+        move_overhead: u64,
+        shared: Arc<SearchShared>,
+        report: &mut dyn FnMut(&Report),
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.shared = shared;
+        self.limits = limits.clone();
+        self.time = TimeManager::new(limits, move_overhead, start);
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        self.root_ply = board.game_ply();
+        self.tt.new_search();
+        self.heuristics.clear_killers();
+
+        let mut all = MoveList::new();
+        generate_all(board, &mut all);
+        self.root_moves = MoveList::new();
+        for &mv in all.iter() {
+            if limits.searchmoves.is_empty() || limits.searchmoves.contains(&mv) {
+                self.root_moves.push(mv);
+            }
+        }
+        if self.root_moves.is_empty() {
+            // Checkmate or stalemate (or no searchmoves legal): nothing to search.
+            let score = if board.in_check() && all.is_empty() {
+                -MATE
+            } else {
+                0
+            };
+            report(&Report {
+                depth: 0,
+                seldepth: 0,
+                score,
+                bound: None,
+                nodes: 0,
+                elapsed: start.elapsed(),
+                hashfull: self.tt.hashfull(),
+                pv: Vec::new(),
+            });
+            return SearchResult {
+                best: Move::NULL,
+                ponder: None,
+                score,
+                depth: 0,
+                nodes: 0,
+            };
+        }
+
+        let max_depth = limits.depth.unwrap_or(MAX_PLY - 1).clamp(1, MAX_PLY - 1);
+        let mut result = SearchResult {
+            best: self.root_moves[0],
+            ponder: None,
+            score: -INFINITE,
+            depth: 0,
+            nodes: 0,
+        };
+        let mut stable_iterations = 0;
+
+        // Step 1. Iterative deepening: each iteration orders the next one
+        // through the TT and the history tables, and leaves a complete
+        // answer behind should time run out.
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            let score = self.aspiration(board, depth, result.score, start, report);
+            if self.stopped && depth > 1 {
+                break;
+            }
+            let pv = self.pv[0].clone();
+            let best = pv.first().copied().unwrap_or(result.best);
+            stable_iterations = if best == result.best {
+                stable_iterations + 1
+            } else {
+                0
+            };
+            result = SearchResult {
+                best,
+                ponder: pv.get(1).copied(),
+                score,
+                depth,
+                nodes: self.nodes,
+            };
+            report(&Report {
+                depth,
+                seldepth: self.seldepth,
+                score,
+                bound: None,
+                nodes: self.nodes,
+                elapsed: start.elapsed(),
+                hashfull: self.tt.hashfull(),
+                pv,
+            });
+            if self.stopped {
+                break;
+            }
+            if let Some(mate) = limits.mate {
+                if is_mate(score) && score > 0 && MATE - score < 2 * mate {
+                    break;
+                }
+            }
+            // Step 2. Time: stop early when the best move has been stable
+            // for a while, think longer while it keeps changing.
+            if !self.pondering() {
+                let scale = match stable_iterations {
+                    0 => 150,
+                    1 => 110,
+                    2 => 90,
+                    _ => 70,
+                };
+                let single_reply = self.root_moves.len() == 1 && self.time.soft_ms().is_some();
+                if single_reply || self.time.soft_expired(scale) {
+                    break;
+                }
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// Step 3. Aspiration windows: search a narrow window around the
+    /// previous score, widening it on each failure.
+    fn aspiration(
+        &mut self,
+        board: &mut Board,
+        depth: i32,
+        previous: Score,
+        start: Instant,
+        report: &mut dyn FnMut(&Report),
+    ) -> Score {
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !is_mate(previous) {
+            (
+                (previous - delta).max(-INFINITE),
+                (previous + delta).min(INFINITE),
+            )
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.negamax(board, alpha, beta, depth, 0, false);
+            if self.stopped {
+                return score;
+            }
+            let bound = if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+                Bound::Upper
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+                Bound::Lower
+            } else {
+                return score;
+            };
+            if start.elapsed() > Duration::from_secs(1) {
+                report(&Report {
+                    depth,
+                    seldepth: self.seldepth,
+                    score,
+                    bound: Some(bound),
+                    nodes: self.nodes,
+                    elapsed: start.elapsed(),
+                    hashfull: self.tt.hashfull(),
+                    pv: self.pv[0].clone(),
+                });
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    fn pondering(&self) -> bool {
+        self.shared.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Counts a node and, every [`CHECK_EVERY`] nodes, checks the stop flag,
+    /// the node limit and the clock. Returns whether to stop.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes % CHECK_EVERY == 0 || self.limits.nodes.is_some() {
+            self.poll();
+        }
+        self.stopped
+    }
+
+    fn poll(&mut self) {
+        if self.stopped {
+            return;
+        }
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if self.shared.ponderhit.swap(false, Ordering::Relaxed) {
+            self.time.restart(Instant::now());
+        }
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+            return;
+        }
+        if self.nodes % CHECK_EVERY == 0 && !self.pondering() && self.time.hard_expired() {
+            self.stopped = true;
+        }
+    }
+
+    /// Records that `mv` is the best move at `ply`: the PV from here is `mv`
+    /// followed by the child's PV.
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+}

@@ -1,0 +1,52 @@
+//! Evaluation of a position.
+
+use super::psqt::{PHASE_MAX, PHASE_WEIGHTS, PSQT};
+use super::score::{MAX_EVAL, Score, eg, mg};
+use crate::board::{Board, Color, PieceKind};
+
+/// A small bonus for having the move: the side to move can usually improve
+/// its position by at least a little.
+const TEMPO: Score = 10;
+
+/// The packed `S(mg, eg)` sum of the piece-square tables over every piece,
+/// from White's point of view.
+pub fn psqt_sum(board: &Board) -> i32 {
+    let mut sum = 0i32;
+    for color in Color::ALL {
+        for kind in PieceKind::ALL {
+            let table = &PSQT[color.index()][kind.index()];
+            for square in board.pieces(color, kind) {
+                sum = sum.wrapping_add(table[square.index()]);
+            }
+        }
+    }
+    sum
+}
+
+/// The game phase: `PHASE_MAX` with all pieces on the board, 0 with only
+/// kings and pawns (capped at `PHASE_MAX` after promotions).
+pub fn phase(board: &Board) -> i32 {
+    let phase: i32 = PieceKind::ALL
+        .iter()
+        .map(|&kind| PHASE_WEIGHTS[kind.index()] * board.kind_bb(kind).count() as i32)
+        .sum();
+    phase.min(PHASE_MAX)
+}
+
+/// The static evaluation from White's point of view.
+pub fn evaluate_white(board: &Board) -> Score {
+    let packed = psqt_sum(board);
+    let phase = phase(board);
+    (mg(packed) * phase + eg(packed) * (PHASE_MAX - phase)) / PHASE_MAX
+}
+
+/// The static evaluation from the side to move's point of view, kept inside
+/// ±[`MAX_EVAL`] so it can never be mistaken for a mate score.
+pub fn evaluate(board: &Board) -> Score {
+    let white = evaluate_white(board);
+    let score = match board.side_to_move() {
+        Color::White => white,
+        Color::Black => -white,
+    };
+    (score + TEMPO).clamp(-MAX_EVAL, MAX_EVAL)
+}

@@ -1,0 +1,340 @@
+//! The main search: principal variation search (negamax alpha-beta) with
+//! transposition-table cut-offs and the usual forward pruning.
+//!
+//! Scores are from the side to move's point of view. A node is a *PV node*
+//! when its window is open (`beta - alpha > 1`); every other node is searched
+//! with a null window and only answers "better or worse than alpha".
+
+use super::Searcher;
+use super::ordering::{MovePicker, is_good_score};
+use super::params::*;
+use super::see::see_ge;
+use super::tt::Bound;
+use crate::board::{Board, Move, PieceKind};
+use crate::eval::evaluate;
+use crate::eval::score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, Score, is_mate};
+use crate::movegen::{MoveList, generate_all};
+
+include!(concat!(env!("OUT_DIR"), "/lmr.rs"));
+
+impl Searcher {
+    /// Searches `board` to `depth` plies inside the window `(alpha, beta)`.
+    /// `cut_node` marks nodes expected to fail high (children of a null
+    /// window search's first move), which are reduced more.
+    pub(super) fn negamax(
+        &mut self,
+        board: &mut Board,
+        mut alpha: Score,
+        mut beta: Score,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Score {
+        let root = ply == 0;
+        let pv_node = beta - alpha > 1;
+        let in_check = board.in_check();
+        self.pv[ply].clear();
+
+        // Step 1. Check extension: never stop the search while in check, so
+        // mates and forced sequences at the horizon are seen.
+        if in_check && depth < MAX_PLY {
+            depth += 1;
+        }
+
+        // Step 2. At the horizon, resolve captures with quiescence search.
+        if depth <= 0 {
+            return self.qsearch(board, alpha, beta, ply);
+        }
+
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as i32);
+
+        if !root {
+            // Step 3. Draws: repetition (inside the search or of a game
+            // position), the fifty-move rule (unless this is mate), and
+            // material that cannot mate.
+            if board.is_search_repetition(self.root_ply) || board.is_insufficient_material() {
+                return DRAW;
+            }
+            if board.is_fifty_move_draw() && !(in_check && crate::movegen::count_legal(board) == 0)
+            {
+                return DRAW;
+            }
+            if ply >= MAX_PLY as usize - 1 {
+                return if in_check { DRAW } else { evaluate(board) };
+            }
+
+            // Step 4. Mate distance pruning: even mating right here cannot
+            // beat a shorter mate found elsewhere.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Step 5. Transposition table lookup.
+        let key = board.key().0;
+        let tt_hit = self.tt.probe(key, ply as i32);
+        let tt_move = tt_hit.map_or(Move::NULL, |h| Move::from_bits(h.mv));
+        if let Some(hit) = tt_hit {
+            if !pv_node && hit.depth >= depth {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                };
+                if cut {
+                    return hit.score;
+                }
+            }
+        }
+
+        // Step 6. Static evaluation, refined by the TT score when its bound
+        // points the right way.
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            let static_eval = evaluate(board);
+            match tt_hit {
+                Some(h)
+                    if !is_mate(h.score)
+                        && match h.bound {
+                            Bound::Exact => true,
+                            Bound::Lower => h.score > static_eval,
+                            Bound::Upper => h.score < static_eval,
+                        } =>
+                {
+                    h.score
+                }
+                _ => static_eval,
+            }
+        };
+        self.frames[ply].eval = eval;
+        let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
+
+        if !pv_node && !in_check {
+            // Step 7. Reverse futility pruning: far enough above beta that a
+            // quiet ply is not going to bring it back down.
+            if depth <= RFP_MAX_DEPTH
+                && !is_mate(beta)
+                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            {
+                return eval;
+            }
+
+            // Step 8. Razoring: hopelessly below alpha at low depth; ask
+            // quiescence whether a capture saves it.
+            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth <= alpha {
+                let score = self.qsearch(board, alpha, alpha + 1, ply);
+                if score <= alpha {
+                    return score;
+                }
+            }
+
+            // Step 9. Null-move pruning: if passing still leaves us above
+            // beta, a real move would too (unsafe in zugzwang, hence the
+            // non-pawn material condition).
+            if depth >= NMP_MIN_DEPTH
+                && eval >= beta
+                && !is_mate(beta)
+                && board.last_move().is_some_and(|m| !m.is_null())
+                && has_pieces(board)
+            {
+                let r =
+                    NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / 200).min(3);
+                board.make_null();
+                let score =
+                    -self.negamax(board, -beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
+                board.unmake_null();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if is_mate(score) { beta } else { score };
+                }
+            }
+        }
+
+        // Step 10. Internal iterative reduction: without a TT move this node
+        // is probably less important than its depth suggests.
+        if depth >= IIR_MIN_DEPTH && tt_move.is_null() && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        // Step 11. The move loop.
+        let moves = if root {
+            self.root_moves.clone()
+        } else {
+            let mut list = MoveList::new();
+            generate_all(board, &mut list);
+            list
+        };
+        let mut picker = MovePicker::new(board, moves, tt_move, &self.heuristics, ply);
+        if picker.is_empty() {
+            // Step 12. No legal move: checkmate or stalemate.
+            return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_move = Move::NULL;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut searched = 0i32;
+        let futility_base = eval + FUTILITY_BASE;
+
+        while let Some((mv, order)) = picker.pick() {
+            let quiet = mv.is_quiet();
+
+            // Step 13. Shallow-depth pruning of late moves, once a move that
+            // does not get mated is in hand.
+            if !root && best_score > -MATE_BOUND && has_pieces(board) {
+                if quiet && !in_check {
+                    let lmp_limit = LMP_BASE + depth * depth / if improving { 1 } else { 2 };
+                    if depth <= LMP_MAX_DEPTH && searched >= lmp_limit {
+                        continue;
+                    }
+                    if depth <= FUTILITY_MAX_DEPTH
+                        && futility_base + FUTILITY_PER_DEPTH * depth <= alpha
+                        && !gives_check_cheap(board, mv)
+                    {
+                        continue;
+                    }
+                    if depth <= SEE_MAX_DEPTH && !see_ge(board, mv, SEE_QUIET_MARGIN * depth) {
+                        continue;
+                    }
+                } else if !quiet
+                    && depth <= SEE_MAX_DEPTH
+                    && !is_good_score(order)
+                    && !see_ge(board, mv, SEE_CAPTURE_MARGIN * depth * depth)
+                {
+                    continue;
+                }
+            }
+
+            let history = if quiet {
+                self.heuristics.history(board, mv)
+            } else {
+                0
+            };
+            board.make_move(mv);
+            searched += 1;
+            let gives_check = board.in_check();
+            let new_depth = depth - 1;
+
+            // Step 14. Principal variation search with late-move reductions:
+            // the first move gets the full window; later ones must first
+            // prove, with a null window (and reduced when quiet and late),
+            // that they beat alpha.
+            let score = if searched == 1 {
+                -self.negamax(
+                    board,
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    !pv_node && !cut_node,
+                )
+            } else {
+                let mut reduction = 0;
+                if depth >= LMR_MIN_DEPTH && searched > 1 + i32::from(root) && quiet {
+                    reduction = i32::from(LMR[depth.min(63) as usize][(searched as usize).min(63)]);
+                    reduction -= i32::from(pv_node);
+                    reduction += i32::from(!improving);
+                    reduction += i32::from(cut_node);
+                    reduction -= i32::from(gives_check || in_check);
+                    reduction -= history / 6000;
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                let mut score = -self.negamax(
+                    board,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - reduction,
+                    ply + 1,
+                    true,
+                );
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax(board, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if score > alpha && pv_node {
+                    score = -self.negamax(board, -beta, -alpha, new_depth, ply + 1, false);
+                }
+                score
+            };
+            board.unmake_move();
+
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        // Step 15. Beta cut-off: remember the refutation.
+                        if quiet {
+                            self.heuristics
+                                .update_quiet(board, mv, &quiets_tried, depth, ply);
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if quiet {
+                quiets_tried.push(mv);
+            }
+        }
+
+        if searched == 0 {
+            // Every move was pruned: the node is worth about alpha.
+            return alpha;
+        }
+
+        // Step 16. Store the result.
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move.bits(), best_score, depth, bound, ply as i32);
+        best_score
+    }
+}
+
+/// Whether the side to move has a piece other than pawns and king (null-move
+/// pruning is unsound in pawn endings, where zugzwang is common).
+fn has_pieces(board: &Board) -> bool {
+    let us = board.side_to_move();
+    let pawns_and_king = board.pieces(us, PieceKind::Pawn) | board.pieces(us, PieceKind::King);
+    board.color_bb(us).0 & !pawns_and_king.0 != 0
+}
+
+/// A cheap over-approximation of "this quiet move gives check": the piece
+/// lands on a square from which its kind attacks the enemy king on an empty
+/// board, or it moves off a line to the enemy king. Used only to spare
+/// checking moves from futility pruning.
+fn gives_check_cheap(board: &Board, mv: Move) -> bool {
+    let them = !board.side_to_move();
+    let king = board.king_square(them);
+    let Some(piece) = board.piece_on(mv.from()) else {
+        return false;
+    };
+    let occupied = board.occupied();
+    let direct = crate::movegen::attacks::piece(piece.kind(), piece.color(), mv.to(), occupied);
+    if direct.contains(king) {
+        return true;
+    }
+    // Discovered check: the mover leaves a queen-line to the king.
+    crate::movegen::attacks::queen(king, crate::board::Bitboard::EMPTY).contains(mv.from())
+}

@@ -1,0 +1,74 @@
+//! Every search tunable in one place, so tuning never hunts through code.
+//!
+//! This file holds plain constants only: the root build script includes it
+//! too (to emit the late-move-reduction table), so it must not refer to any
+//! other module of the crate.
+
+#![allow(dead_code)]
+
+/// Half-width of the first aspiration window around the previous score (cp).
+pub const ASPIRATION_WINDOW: i32 = 25;
+/// Iterations shallower than this are searched with a full window.
+pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+
+/// Reverse futility pruning: deepest remaining depth at which it applies.
+pub const RFP_MAX_DEPTH: i32 = 8;
+/// Reverse futility pruning: margin per ply of remaining depth (cp).
+pub const RFP_MARGIN: i32 = 75;
+
+/// Null-move pruning: minimum remaining depth.
+pub const NMP_MIN_DEPTH: i32 = 3;
+/// Null-move pruning: base reduction.
+pub const NMP_BASE_REDUCTION: i32 = 3;
+/// Null-move pruning: extra reduction per this many plies of depth.
+pub const NMP_DEPTH_DIVISOR: i32 = 4;
+
+/// Razoring: deepest remaining depth at which it applies.
+pub const RAZOR_MAX_DEPTH: i32 = 2;
+/// Razoring: margin per ply of remaining depth (cp).
+pub const RAZOR_MARGIN: i32 = 250;
+
+/// Futility pruning of quiet moves: deepest remaining depth.
+pub const FUTILITY_MAX_DEPTH: i32 = 6;
+/// Futility pruning: base margin (cp).
+pub const FUTILITY_BASE: i32 = 80;
+/// Futility pruning: margin per ply of remaining depth (cp).
+pub const FUTILITY_PER_DEPTH: i32 = 90;
+
+/// Late-move pruning: deepest remaining depth.
+pub const LMP_MAX_DEPTH: i32 = 8;
+/// Late-move pruning: quiet moves allowed at depth d are `LMP_BASE + d * d`.
+pub const LMP_BASE: i32 = 3;
+
+/// SEE pruning of quiet moves: margin per ply (cp, negative).
+pub const SEE_QUIET_MARGIN: i32 = -60;
+/// SEE pruning of captures: margin per ply squared (cp, negative).
+pub const SEE_CAPTURE_MARGIN: i32 = -20;
+/// SEE pruning: deepest remaining depth.
+pub const SEE_MAX_DEPTH: i32 = 8;
+
+/// Late-move reductions: the table is `LMR_BASE + ln(d) * ln(m) / LMR_DIVISOR`
+/// (in hundredths, so the build script can use integer constants).
+pub const LMR_BASE_CENTI: i32 = 75;
+/// Late-move reductions: divisor, in hundredths.
+pub const LMR_DIVISOR_CENTI: i32 = 225;
+/// Late-move reductions: minimum remaining depth.
+pub const LMR_MIN_DEPTH: i32 = 3;
+
+/// Internal iterative reduction: minimum depth at which a node without a TT
+/// move is searched one ply shallower.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
+/// Quiescence delta pruning margin (cp).
+pub const DELTA_MARGIN: i32 = 200;
+
+/// History scores are kept within ±`HISTORY_MAX` (gravity formula).
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// Time management: share of the remaining time for one move when no
+/// `movestogo` is given (the divisor).
+pub const TIME_MOVES_TO_GO: u64 = 25;
+/// Time management: the hard limit is this many times the soft limit ...
+pub const TIME_HARD_FACTOR: u64 = 4;
+/// ... but never more than this share of the remaining time (percent).
+pub const TIME_MAX_SHARE_PERCENT: u64 = 40;

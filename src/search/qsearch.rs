@@ -1,0 +1,118 @@
+//! Quiescence search: at the horizon, play out captures and promotions (all
+//! evasions when in check) until the position is quiet, so the static
+//! evaluation is never taken in the middle of an exchange.
+
+use super::Searcher;
+use super::ordering::MovePicker;
+use super::params::DELTA_MARGIN;
+use super::see::{SEE_VALUES, see_ge};
+use super::tt::Bound;
+use crate::board::{Board, Move};
+use crate::eval::evaluate;
+use crate::eval::score::{DRAW, INFINITE, MATE, MAX_PLY, Score, is_mate};
+use crate::movegen::{MoveList, generate_captures};
+
+impl Searcher {
+    /// Quiescence search of `board` inside `(alpha, beta)`.
+    pub(super) fn qsearch(
+        &mut self,
+        board: &mut Board,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        self.pv[ply].clear();
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as i32);
+        if board.is_insufficient_material() {
+            return DRAW;
+        }
+        let in_check = board.in_check();
+        if ply >= MAX_PLY as usize - 1 {
+            return if in_check { DRAW } else { evaluate(board) };
+        }
+
+        // Step 1. TT cut-off: any stored result is at least as deep as this.
+        let pv_node = beta - alpha > 1;
+        let key = board.key().0;
+        let tt_hit = self.tt.probe(key, ply as i32);
+        if let Some(hit) = tt_hit {
+            let cut = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => hit.score >= beta,
+                Bound::Upper => hit.score <= alpha,
+            };
+            if cut && !pv_node {
+                return hit.score;
+            }
+        }
+        let tt_move = tt_hit.map_or(Move::NULL, |h| Move::from_bits(h.mv));
+
+        // Step 2. Stand pat: the side to move may decline every capture
+        // (not when in check, where it must answer the check).
+        let stand_pat = if in_check { -INFINITE } else { evaluate(board) };
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+
+        let mut moves = MoveList::new();
+        generate_captures(board, &mut moves);
+        let mut picker = MovePicker::new_noisy(board, moves, tt_move);
+        if in_check && picker.is_empty() {
+            return -MATE + ply as i32;
+        }
+
+        let original_alpha = alpha;
+        let mut best_score = stand_pat;
+        let mut best_move = Move::NULL;
+        while let Some((mv, _)) = picker.pick() {
+            if !in_check {
+                // Step 3. Delta pruning: even winning the victim (plus a
+                // margin) cannot lift the score to alpha.
+                let gain = board
+                    .piece_on(mv.to())
+                    .map_or(SEE_VALUES[0], |p| SEE_VALUES[p.kind().index()]);
+                if !mv.is_promotion() && stand_pat + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                // Step 4. Skip captures that lose material by exchange.
+                if !see_ge(board, mv, 0) {
+                    continue;
+                }
+            }
+            board.make_move(mv);
+            let score = -self.qsearch(board, -beta, -alpha, ply + 1);
+            board.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha && !is_mate(best_score) {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move.bits(), best_score, 0, bound, ply as i32);
+        best_score
+    }
+}

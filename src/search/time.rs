@@ -1,0 +1,158 @@
+//! Time management: how long to think about one move.
+//!
+//! Two limits come out of the clock. The *soft* limit is the time the search
+//! aims to use: no new iteration starts after it, and it stretches when the
+//! best move keeps changing and shrinks when it is stable. The *hard* limit
+//! is never exceeded: the search checks it every few thousand nodes and
+//! stops mid-iteration. Both leave `Move Overhead` milliseconds in reserve
+//! for the GUI, the pipe and the operating system, and the hard limit never
+//! takes more than a fixed share of the remaining time, so the engine cannot
+//! lose on time while it still has an increment to live on.
+
+use std::time::{Duration, Instant};
+
+use super::limits::Limits;
+use super::params::{TIME_HARD_FACTOR, TIME_MAX_SHARE_PERCENT, TIME_MOVES_TO_GO};
+
+/// The time budget of one search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeManager {
+    start: Instant,
+    /// Target time in milliseconds (`None`: no time limit).
+    soft: Option<u64>,
+    /// Absolute maximum in milliseconds (`None`: no time limit).
+    hard: Option<u64>,
+}
+
+impl TimeManager {
+    /// The budget for `limits`, measured from `start`.
+    pub fn new(limits: &Limits, move_overhead: u64, start: Instant) -> Self {
+        let (soft, hard) = budget(limits, move_overhead);
+        Self { start, soft, hard }
+    }
+
+    /// A manager with no time limit.
+    pub fn unlimited(start: Instant) -> Self {
+        Self {
+            start,
+            soft: None,
+            hard: None,
+        }
+    }
+
+    /// Restarts the clock (at `ponderhit`, when our own time starts running).
+    pub fn restart(&mut self, now: Instant) {
+        self.start = now;
+    }
+
+    /// Time since the search (or `ponderhit`) started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// The soft limit in milliseconds, if any.
+    pub fn soft_ms(&self) -> Option<u64> {
+        self.soft
+    }
+
+    /// The hard limit in milliseconds, if any.
+    pub fn hard_ms(&self) -> Option<u64> {
+        self.hard
+    }
+
+    /// Whether the hard limit has passed: stop now.
+    pub fn hard_expired(&self) -> bool {
+        self.hard
+            .is_some_and(|h| self.elapsed().as_millis() >= u128::from(h))
+    }
+
+    /// Whether to stop after a finished iteration. `scale_percent` stretches
+    /// (>100) or shrinks (<100) the soft limit; the result stays below the
+    /// hard limit.
+    pub fn soft_expired(&self, scale_percent: u64) -> bool {
+        let Some(soft) = self.soft else { return false };
+        let target = (soft * scale_percent / 100).min(self.hard.unwrap_or(u64::MAX));
+        self.elapsed().as_millis() >= u128::from(target)
+    }
+}
+
+/// Soft and hard limits in milliseconds for `limits`.
+pub fn budget(limits: &Limits, move_overhead: u64) -> (Option<u64>, Option<u64>) {
+    if let Some(movetime) = limits.movetime {
+        // Keep a reserve, but never eat more than half the allotted time.
+        let t = movetime
+            .saturating_sub(move_overhead.min(movetime / 2))
+            .max(1);
+        return (Some(t), Some(t));
+    }
+    let Some(clock) = limits.clock else {
+        return (None, None);
+    };
+    let available = clock.time.saturating_sub(move_overhead);
+    let moves_to_go = clock
+        .moves_to_go
+        .unwrap_or(TIME_MOVES_TO_GO)
+        .clamp(1, TIME_MOVES_TO_GO * 2);
+    // On the last move before a time control most of the clock is ours;
+    // otherwise cap one move at a fixed share of it.
+    let max_share = if moves_to_go == 1 {
+        75
+    } else {
+        TIME_MAX_SHARE_PERCENT
+    };
+    let cap = available * max_share / 100;
+    let soft = available / moves_to_go + clock.increment * 3 / 4;
+    let hard = (soft * TIME_HARD_FACTOR).min(cap).max(1);
+    (Some(soft.min(hard).max(1)), Some(hard))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::limits::Clock;
+
+    fn clock(time: u64, increment: u64, moves_to_go: Option<u64>) -> Limits {
+        Limits {
+            clock: Some(Clock {
+                time,
+                increment,
+                moves_to_go,
+            }),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn limits_stay_inside_the_clock() {
+        for time in [0, 1, 10, 50, 100, 1_000, 10_000, 600_000] {
+            for inc in [0, 10, 100, 2_000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    let (soft, hard) = budget(&clock(time, inc, mtg), 30);
+                    let (soft, hard) = (soft.unwrap(), hard.unwrap());
+                    assert!(soft <= hard, "{time} {inc} {mtg:?}");
+                    assert!(
+                        hard <= time.saturating_sub(30).max(1),
+                        "{time} {inc} {mtg:?}: {hard}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fast_controls_get_small_slices() {
+        let (soft, hard) = budget(&clock(1_000, 10, None), 30);
+        assert!(soft.unwrap() < 60 && hard.unwrap() < 250);
+        assert_eq!(
+            budget(
+                &Limits {
+                    movetime: Some(100),
+                    ..Limits::default()
+                },
+                30
+            ),
+            (Some(70), Some(70))
+        );
+        assert_eq!(budget(&Limits::default(), 30), (None, None));
+    }
+}

@@ -1,0 +1,407 @@
+//! The UCI protocol loop.
+//!
+//! The loop reads stdin line by line (invalid UTF-8 is replaced, never fatal),
+//! parses each line with [`command::parse`](super::command::parse) and acts on
+//! it. A `go` moves the [`Searcher`] onto a search thread together with a copy
+//! of the board; the loop keeps reading, so `isready`, `stop`, `ponderhit`
+//! and `quit` are answered while the search runs. The searcher comes back
+//! when the thread is joined, which happens only when a command needs it.
+//!
+//! Every problem with the input is reported as `info string …` and leaves the
+//! engine's state as it was; nothing on stdin can make the loop panic.
+
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+
+use super::command::{GoParams, PositionBase, UciCommand, parse};
+use super::options::{Effect, Options};
+use super::output;
+use crate::board::{Board, Color, PieceKind, Square};
+use crate::eval;
+use crate::movegen::{self, MoveList, generate_all};
+use crate::search::limits::{Clock, Limits};
+use crate::search::tt::TranspositionTable;
+use crate::search::{SearchShared, Searcher};
+
+/// Stack for the search thread: the recursion keeps a move list per ply.
+const SEARCH_STACK_BYTES: usize = 32 << 20;
+
+/// Writes one line to stdout and flushes it. Errors (a closed pipe) are
+/// ignored: the GUI has gone and `quit` or EOF will follow.
+pub fn send(line: &str) {
+    let mut out = io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// Writes `info string <message>`, one line per line of the message.
+pub fn info_string(message: &str) {
+    for line in message.lines() {
+        send(&format!("info string {line}"));
+    }
+}
+
+/// The state of a UCI session.
+#[derive(Debug)]
+pub struct Engine {
+    board: Board,
+    options: Options,
+    /// The searcher while no search runs.
+    searcher: Option<Searcher>,
+    /// The search thread while a search runs (it returns the searcher).
+    worker: Option<JoinHandle<Searcher>>,
+    shared: Arc<SearchShared>,
+    debug: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Engine {
+    /// A session at the starting position with default options. The hash
+    /// table is allocated zeroed (the OS supplies the pages lazily).
+    pub fn new() -> Self {
+        let options = Options::default();
+        Self {
+            board: Board::startpos(),
+            searcher: Some(Searcher::new(options.hash_mb)),
+            options,
+            worker: None,
+            shared: Arc::new(SearchShared::default()),
+            debug: false,
+        }
+    }
+
+    /// Runs the loop until `quit` or the end of `input`.
+    pub fn run(&mut self, mut input: impl BufRead) {
+        let mut buffer = Vec::new();
+        loop {
+            buffer.clear();
+            match input.read_until(b'\n', &mut buffer) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let line = String::from_utf8_lossy(&buffer);
+            if !self.handle_line(&line) {
+                break;
+            }
+        }
+        self.stop_search();
+    }
+
+    /// Handles one line; returns `false` on `quit`.
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        let command = match parse(line) {
+            Ok(c) => c,
+            Err(super::command::UciError::Empty) => return true,
+            Err(e) => {
+                info_string(&e.to_string());
+                return true;
+            }
+        };
+        match command {
+            UciCommand::Uci => {
+                send(&output::id_name());
+                send("id author The Kiln developers");
+                for line in Options::declarations().lines() {
+                    send(line);
+                }
+                send("uciok");
+            }
+            UciCommand::Debug(on) => self.debug = on,
+            UciCommand::IsReady => {
+                self.reap_finished();
+                send("readyok");
+            }
+            UciCommand::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            UciCommand::Register => info_string("no registration needed"),
+            UciCommand::UciNewGame => {
+                let searcher = self.searcher();
+                searcher.new_game();
+            }
+            UciCommand::Position { base, moves } => self.set_position(&base, &moves),
+            UciCommand::Go(go) => self.go(&go),
+            UciCommand::Stop => self.stop_search(),
+            UciCommand::PonderHit => {
+                self.shared.ponderhit.store(true, Ordering::Relaxed);
+                self.shared.pondering.store(false, Ordering::Relaxed);
+            }
+            UciCommand::Quit => return false,
+            UciCommand::Display => self.display(),
+            UciCommand::Eval => self.eval(),
+            UciCommand::Perft(depth) => self.perft(depth),
+            UciCommand::Bench(depth) => {
+                self.stop_search();
+                super::bench::run(depth, self.options.hash_mb, &mut |line| send(line));
+            }
+        }
+        true
+    }
+
+    /// Joins the search thread if it has finished, recovering the searcher.
+    fn reap_finished(&mut self) {
+        if self.worker.as_ref().is_some_and(JoinHandle::is_finished) {
+            self.join();
+        }
+    }
+
+    fn join(&mut self) {
+        if let Some(worker) = self.worker.take() {
+            match worker.join() {
+                Ok(searcher) => self.searcher = Some(searcher),
+                Err(_) => {
+                    // A panic in the search is a bug; keep the protocol alive
+                    // with a fresh searcher rather than dying with it.
+                    info_string("internal error: search thread failed; hash table reset");
+                    send("bestmove 0000");
+                    self.searcher = Some(Searcher::new(self.options.hash_mb));
+                }
+            }
+        }
+    }
+
+    /// Stops a running search (its thread prints `bestmove`) and waits for it.
+    fn stop_search(&mut self) {
+        if self.worker.is_some() {
+            self.shared.stop.store(true, Ordering::Relaxed);
+            self.shared.pondering.store(false, Ordering::Relaxed);
+            self.join();
+        }
+    }
+
+    /// The searcher, stopping any running search first.
+    fn searcher(&mut self) -> &mut Searcher {
+        self.stop_search();
+        self.searcher
+            .get_or_insert_with(|| Searcher::new(self.options.hash_mb))
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match self.options.set(name, value) {
+            Ok(applied) => {
+                if let Some(note) = applied.note {
+                    info_string(&note);
+                }
+                match applied.effect {
+                    Effect::None => {}
+                    Effect::ClearHash => self.searcher().tt.clear(),
+                    Effect::ResizeHash(mib) => {
+                        let searcher = self.searcher();
+                        if searcher.tt.size_mib() != mib {
+                            // Drop the old table first so both never coexist.
+                            searcher.tt = TranspositionTable::new(1);
+                            searcher.tt = TranspositionTable::new(mib);
+                        }
+                    }
+                }
+            }
+            Err(message) => info_string(&message),
+        }
+    }
+
+    fn set_position(&mut self, base: &PositionBase, moves: &[String]) {
+        let mut board = match base {
+            PositionBase::StartPos => Board::startpos(),
+            PositionBase::Fen(fen) => match Board::from_fen(fen) {
+                Ok(b) => b,
+                Err(e) => {
+                    info_string(&format!("invalid FEN ({e}); position unchanged"));
+                    return;
+                }
+            },
+        };
+        for (i, text) in moves.iter().enumerate() {
+            match movegen::parse_uci_move(&board, text) {
+                Ok(mv) => board.make_move(mv),
+                Err(e) => {
+                    let shown: String = text.chars().take(16).collect();
+                    info_string(&format!(
+                        "illegal move '{shown}' (move {} of the list: {e}); position set to the last legal one: {}",
+                        i + 1,
+                        board.to_fen()
+                    ));
+                    break;
+                }
+            }
+        }
+        self.board = board;
+    }
+
+    fn limits(&self, go: &GoParams) -> Limits {
+        let to_i32 = |v: u64| i32::try_from(v).unwrap_or(i32::MAX);
+        let (time, inc) = match self.board.side_to_move() {
+            Color::White => (go.wtime, go.winc),
+            Color::Black => (go.btime, go.binc),
+        };
+        let clock = time.map(|time| Clock {
+            time,
+            increment: inc.unwrap_or(0),
+            moves_to_go: go.movestogo,
+        });
+        let mut searchmoves = Vec::new();
+        for text in &go.searchmoves {
+            match movegen::parse_uci_move(&self.board, text) {
+                Ok(mv) => searchmoves.push(mv),
+                Err(e) => {
+                    let shown: String = text.chars().take(16).collect();
+                    info_string(&format!("searchmoves: ignoring '{shown}' ({e})"));
+                }
+            }
+        }
+        let mut limits = Limits {
+            depth: go.depth.map(to_i32),
+            nodes: go.nodes,
+            movetime: go.movetime,
+            mate: go.mate.map(to_i32),
+            clock,
+            infinite: go.infinite,
+            ponder: go.ponder,
+            searchmoves,
+        };
+        if !limits.is_bounded() {
+            // A bare `go` (or only `ponder`) searches until `stop`.
+            limits.infinite = true;
+        }
+        limits
+    }
+
+    fn go(&mut self, go: &GoParams) {
+        if let Some(depth) = go.perft {
+            self.perft(depth);
+            return;
+        }
+        // A `go` during a search ends that search first (it sends its own
+        // `bestmove`).
+        self.stop_search();
+        let searcher = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| Searcher::new(self.options.hash_mb));
+        let limits = self.limits(go);
+        if self.debug {
+            let (soft, hard) = crate::search::time::budget(&limits, self.options.move_overhead);
+            info_string(&format!(
+                "limits {limits:?}; time soft {soft:?} hard {hard:?} ms"
+            ));
+        }
+        let shared = Arc::new(SearchShared::new(go.ponder));
+        self.shared = Arc::clone(&shared);
+        let mut board = self.board.clone();
+        let overhead = self.options.move_overhead;
+        let chess960 = self.options.chess960;
+        let waits = limits.infinite || limits.ponder;
+
+        let spawned = thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let mut searcher = searcher;
+                let result = searcher.search(
+                    &mut board,
+                    &limits,
+                    overhead,
+                    Arc::clone(&shared),
+                    &mut |r| {
+                        send(&output::info(r, chess960));
+                    },
+                );
+                // UCI: in `infinite` and `ponder` mode the best move is only
+                // sent after `stop` (or `ponderhit`).
+                if waits {
+                    while !shared.stop.load(Ordering::Relaxed)
+                        && (limits.infinite || shared.pondering.load(Ordering::Relaxed))
+                    {
+                        thread::sleep(Duration::from_millis(1));
+                    }
+                }
+                send(&output::bestmove(result.best, result.ponder, chess960));
+                searcher
+            });
+        match spawned {
+            Ok(handle) => self.worker = Some(handle),
+            Err(e) => {
+                info_string(&format!("cannot start the search thread: {e}"));
+                send("bestmove 0000");
+            }
+        }
+    }
+
+    fn perft(&mut self, depth: u64) {
+        self.stop_search();
+        let depth = depth.min(12) as u32;
+        let mut board = self.board.clone();
+        let mut out = io::stdout().lock();
+        if let Err(e) = movegen::perft::divide(&mut board, depth, self.options.chess960, &mut out) {
+            drop(out);
+            info_string(&format!("perft failed: {e}"));
+        }
+    }
+
+    fn display(&self) {
+        let mut text = String::from("\n +---+---+---+---+---+---+---+---+\n");
+        for rank in (0..8).rev() {
+            for file in 0..8 {
+                let c = Square::try_from_index(rank * 8 + file)
+                    .and_then(|sq| self.board.piece_on(sq))
+                    .map_or(' ', |p| p.to_char());
+                text.push_str(&format!(" | {c}"));
+            }
+            text.push_str(&format!(
+                " | {}\n +---+---+---+---+---+---+---+---+\n",
+                rank + 1
+            ));
+        }
+        text.push_str("   a   b   c   d   e   f   g   h\n\n");
+        text.push_str(&format!(
+            "Fen: {}\nKey: {:016X}\nCheckers:",
+            self.board.to_fen(),
+            self.board.key().0
+        ));
+        for sq in self.board.checkers() {
+            text.push_str(&format!(" {sq}"));
+        }
+        let mut moves = MoveList::new();
+        generate_all(&self.board, &mut moves);
+        text.push_str(&format!("\nLegal moves: {}", moves.len()));
+        for line in text.lines() {
+            send(line);
+        }
+    }
+
+    fn eval(&self) {
+        let packed = eval::psqt_sum(&self.board);
+        let phase = eval::phase(&self.board);
+        let white = eval::evaluate_white(&self.board);
+        send(&format!(
+            "PSQT+material (White): mg {} eg {}; phase {}/{}",
+            crate::eval::score::mg(packed),
+            crate::eval::score::eg(packed),
+            phase,
+            crate::eval::psqt::PHASE_MAX
+        ));
+        let mut material = String::from("Pieces (White-Black):");
+        for kind in PieceKind::ALL {
+            let w = self.board.pieces(Color::White, kind).count();
+            let b = self.board.pieces(Color::Black, kind).count();
+            material.push_str(&format!(" {kind:?} {w}-{b}"));
+        }
+        send(&material);
+        send(&format!(
+            "Final evaluation: {} (White's view), {} (side to move)",
+            white,
+            eval::evaluate(&self.board)
+        ));
+    }
+}
+
+/// Runs a UCI session on stdin until `quit` or EOF.
+pub fn run_stdio() {
+    let stdin = io::stdin();
+    Engine::new().run(stdin.lock());
+}

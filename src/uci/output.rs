@@ -1,0 +1,73 @@
+//! Formatting of engine → GUI lines: `info`, `bestmove`, `id`.
+
+use std::fmt::Write as _;
+
+use crate::board::Move;
+use crate::eval::score::{Score, is_mate, mate_in_moves};
+use crate::search::Report;
+use crate::search::tt::Bound;
+
+/// The `id name` line: version plus the seed and fingerprint of the tables.
+pub fn id_name() -> String {
+    format!(
+        "id name Kiln {} (tables {}/{:016x})",
+        crate::build_info::VERSION,
+        crate::build_info::SEED,
+        crate::build_info::FINGERPRINT
+    )
+}
+
+/// `cp <n>` or `mate <n>` for a score.
+pub fn score(score: Score) -> String {
+    if is_mate(score) {
+        format!("mate {}", mate_in_moves(score))
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// One `info` line for a search report.
+pub fn info(report: &Report, chess960: bool) -> String {
+    let ms = report.elapsed.as_millis();
+    let nps = (u128::from(report.nodes) * 1000)
+        .checked_div(ms)
+        .unwrap_or(0);
+    let mut line = format!(
+        "info depth {} seldepth {} multipv 1 score {}",
+        report.depth,
+        report.seldepth,
+        score(report.score)
+    );
+    match report.bound {
+        Some(Bound::Lower) => line.push_str(" lowerbound"),
+        Some(Bound::Upper) => line.push_str(" upperbound"),
+        _ => {}
+    }
+    let _ = write!(
+        line,
+        " nodes {} nps {} hashfull {} time {}",
+        report.nodes, nps, report.hashfull, ms
+    );
+    if !report.pv.is_empty() {
+        line.push_str(" pv");
+        for mv in &report.pv {
+            let _ = write!(line, " {}", mv.to_uci(chess960));
+        }
+    }
+    line
+}
+
+/// The `bestmove` line; `0000` when there is no move.
+pub fn bestmove(best: Move, ponder: Option<Move>, chess960: bool) -> String {
+    if best.is_null() {
+        return "bestmove 0000".to_string();
+    }
+    match ponder.filter(|m| !m.is_null()) {
+        Some(p) => format!(
+            "bestmove {} ponder {}",
+            best.to_uci(chess960),
+            p.to_uci(chess960)
+        ),
+        None => format!("bestmove {}", best.to_uci(chess960)),
+    }
+}
