@@ -56,6 +56,12 @@ pub struct Board {
     /// `[color][CastleSide]`: the square of the rook each right refers to
     /// (meaningful only while the right is held).
     pub(crate) castle_rooks: [[Square; 2]; 2],
+    /// `[color][CastleSide]`: squares that must be empty to castle (between
+    /// king and rook and their destinations, except the two themselves).
+    pub(crate) castle_empty: [[Bitboard; 2]; 2],
+    /// `[color][CastleSide]`: squares the king crosses or lands on, which
+    /// must not be attacked.
+    pub(crate) castle_king_path: [[Bitboard; 2]; 2],
     /// Rights that survive a move touching each square:
     /// `rights &= mask[from] & mask[to]`. Derived from the castling rooks
     /// and kings when the position is set up (Chess960 aware).
@@ -105,6 +111,8 @@ impl Board {
             side: Color::White,
             castling: CastlingRights::NONE,
             castle_rooks: [[Square::H1, Square::A1], [Square::H8, Square::A8]],
+            castle_empty: [[Bitboard::EMPTY; 2]; 2],
+            castle_king_path: [[Bitboard::EMPTY; 2]; 2],
             castle_mask: [15; 64],
             en_passant: None,
             halfmove: 0,

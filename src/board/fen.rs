@@ -29,6 +29,7 @@ use super::board::Board;
 use super::castling::{CastleSide, CastlingRights};
 use super::piece::{Color, Piece, PieceKind};
 use super::square::{File, Rank, Square};
+use crate::movegen::attacks;
 
 /// The standard starting position.
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -445,6 +446,18 @@ fn parse_castling(board: &mut Board, field: &str) -> Result<(), FenError> {
         board.castle_rooks[color.index()][side.index()] = rook;
         board.castle_mask[rook.index()] &= !bit;
         let king = board.king_square(color);
+        let (king_to, rook_to) = match side {
+            CastleSide::Short => (File::G, File::F),
+            CastleSide::Long => (File::C, File::D),
+        };
+        let king_to = Square::new(king_to, back_rank);
+        let rook_to = Square::new(rook_to, back_rank);
+        let king_path = attacks::between(king, king_to).with(king_to);
+        board.castle_king_path[color.index()][side.index()] = king_path;
+        board.castle_empty[color.index()][side.index()] = (king_path
+            | attacks::between(rook, rook_to).with(rook_to))
+        .without(king)
+        .without(rook);
         board.castle_mask[king.index()] &= !CastlingRights::color_bits(color);
     }
     Ok(())

@@ -21,7 +21,7 @@
 //! population counts, which is how perft counts the last ply without
 //! building a list.
 
-use crate::board::{Bitboard, Board, Color, File, Move, MoveFlag, PieceKind, Square};
+use crate::board::{Bitboard, Board, CastleSide, Color, File, Move, MoveFlag, PieceKind, Square};
 
 use super::attacks;
 use super::move_list::MoveList;
@@ -351,40 +351,52 @@ fn en_passant<S: Sink>(
     }
 }
 
-/// Castling moves (king takes own rook), standard and Chess960.
-#[inline(never)]
+/// Castling moves (king takes own rook), standard and Chess960. The
+/// squares that must be empty and the king's path were worked out when the
+/// position was set up (`castle_empty`, `castle_king_path`).
+#[inline(always)]
 fn castling<S: Sink>(board: &Board, sink: &mut S, us: Color, king: Square, occupied: Bitboard) {
-    let rank = king.rank();
-    for (side, king_file, rook_file) in [
-        (crate::board::CastleSide::Short, File::G, File::F),
-        (crate::board::CastleSide::Long, File::C, File::D),
-    ] {
-        let Some(rook) = board.castling_rook(us, side) else {
-            continue;
-        };
-        let king_to = Square::new(king_file, rank);
-        let rook_to = Square::new(rook_file, rank);
-        let king_path = attacks::between(king, king_to).with(king_to);
-        let must_be_empty = (king_path | attacks::between(rook, rook_to).with(rook_to))
-            .without(king)
-            .without(rook);
-        if (must_be_empty & occupied).any() {
-            continue;
-        }
-        // Attacks are judged on the board after castling; the squares the
-        // king crosses are a contiguous run ending at its destination, so
-        // this is the same as judging each square as the king passes it.
-        let after = occupied
-            .without(king)
-            .without(rook)
-            .with(king_to)
-            .with(rook_to);
-        if king_path
-            .into_iter()
-            .all(|sq| !board.attacked_by(sq, !us, after))
+    for side in [CastleSide::Short, CastleSide::Long] {
+        if !board.castling_rights().has(us, side)
+            || (board.castle_empty[us.index()][side.index()] & occupied).any()
         {
-            sink.push(Move::new(king, rook, MoveFlag::Castle));
+            continue;
         }
+        castle_if_safe(board, sink, us, side, king, occupied);
+    }
+}
+
+/// Emits the castling move to `side` unless the king's path is attacked.
+#[inline(never)]
+fn castle_if_safe<S: Sink>(
+    board: &Board,
+    sink: &mut S,
+    us: Color,
+    side: CastleSide,
+    king: Square,
+    occupied: Bitboard,
+) {
+    let rook = board.castle_rooks[us.index()][side.index()];
+    let king_path = board.castle_king_path[us.index()][side.index()];
+    let (king_file, rook_file) = match side {
+        CastleSide::Short => (File::G, File::F),
+        CastleSide::Long => (File::C, File::D),
+    };
+    let king_to = Square::new(king_file, king.rank());
+    let rook_to = Square::new(rook_file, king.rank());
+    // Attacks are judged on the board after castling; the squares the king
+    // crosses are a contiguous run ending at its destination, so this is the
+    // same as judging each square as the king passes it.
+    let after = occupied
+        .without(king)
+        .without(rook)
+        .with(king_to)
+        .with(rook_to);
+    if king_path
+        .into_iter()
+        .all(|sq| !board.attacked_by(sq, !us, after))
+    {
+        sink.push(Move::new(king, rook, MoveFlag::Castle));
     }
 }
 
