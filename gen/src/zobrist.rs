@@ -8,7 +8,7 @@
 //! - no pair-XOR equals a key (3 keys: `a ^ b == c`);
 //! - no two distinct pairs have the same XOR (4 keys: `a ^ b == c ^ d`).
 //!
-//! The pair XORs are sorted and adjacent ones compared. A seed whose keys fail
+//! The pair XORs go into a hash set; a repeat is a four-key relation. A seed whose keys fail
 //! (astronomically unlikely) moves on to the next ChaCha stream, so the result
 //! is still a pure function of the seed.
 
@@ -119,28 +119,83 @@ impl ZobristKeys {
     }
 }
 
-/// Checks a key set for XOR relations among up to four keys.
-pub fn check_keys(keys: &[u64]) -> KeyQuality {
-    let mut sorted = keys.to_vec();
-    sorted.sort_unstable();
-    let zero = sorted.iter().filter(|&&k| k == 0).count();
-    let duplicates = sorted.windows(2).filter(|w| w[0] == w[1]).count();
+/// An open-addressing set of non-zero `u64`s. The values here (random keys
+/// and their XORs) are uniformly distributed, so their top bits are a good
+/// slot index without hashing. Linear time, unlike sorting the pair XORs, and
+/// cheap in an unoptimised build script.
+struct XorSet {
+    slots: Vec<u64>,
+    shift: u32,
+}
 
-    let mut pairs = Vec::with_capacity(keys.len() * (keys.len() - 1) / 2);
-    for (i, &a) in keys.iter().enumerate() {
-        for &b in &keys[i + 1..] {
-            pairs.push(a ^ b);
+impl XorSet {
+    fn with_capacity(n: usize) -> XorSet {
+        // Load factor at most 2/3: short probes, half the memory of 2n slots.
+        let bits = (n.max(2) * 3 / 2).next_power_of_two().trailing_zeros();
+        XorSet {
+            slots: vec![0; 1 << bits],
+            shift: 64 - bits,
         }
     }
-    let triples = pairs
+
+    /// Inserts `value` (non-zero); returns false when it was already present.
+    fn insert(&mut self, value: u64) -> bool {
+        let mask = self.slots.len() - 1;
+        let mut i = (value >> self.shift) as usize;
+        loop {
+            match self.slots[i] {
+                0 => {
+                    self.slots[i] = value;
+                    return true;
+                }
+                v if v == value => return false,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    fn contains(&self, value: u64) -> bool {
+        let mask = self.slots.len() - 1;
+        let mut i = (value >> self.shift) as usize;
+        loop {
+            match self.slots[i] {
+                0 => return false,
+                v if v == value => return true,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+}
+
+/// Checks a key set for XOR relations among up to four keys.
+pub fn check_keys(keys: &[u64]) -> KeyQuality {
+    let zero = keys.iter().filter(|&&k| k == 0).count();
+    let mut key_set = XorSet::with_capacity(keys.len());
+    let duplicates = keys
         .iter()
-        .filter(|p| sorted.binary_search(p).is_ok())
+        .filter(|&&k| k != 0 && !key_set.insert(k))
         .count();
-    pairs.sort_unstable();
-    let quads = pairs.windows(2).filter(|w| w[0] == w[1]).count();
+
+    let pairs = keys.len() * keys.len().saturating_sub(1) / 2;
+    let mut pair_set = XorSet::with_capacity(pairs);
+    let (mut triples, mut quads) = (0, 0);
+    for (i, &a) in keys.iter().enumerate() {
+        for &b in &keys[i + 1..] {
+            let x = a ^ b;
+            if x == 0 {
+                continue; // a duplicate, counted above
+            }
+            if key_set.contains(x) {
+                triples += 1;
+            }
+            if !pair_set.insert(x) {
+                quads += 1;
+            }
+        }
+    }
     KeyQuality {
         keys: keys.len(),
-        pairs: pairs.len(),
+        pairs,
         zero,
         duplicates,
         triples,
