@@ -19,10 +19,11 @@
 //! hit in 16,000 probes of a full table: the search only uses a stored move
 //! after finding it among the legal moves of the position.
 //!
-//! The memory comes from `vec![0; n]`, which asks the allocator for zeroed
-//! memory: the operating system hands out zero pages on first touch, so
-//! creating (or clearing, which re-allocates) even a large table costs no
-//! initialisation loop.
+//! The memory comes from the allocator's zeroed allocation: the operating
+//! system hands out zero pages on first touch, so creating (or clearing,
+//! which re-allocates) even a large table costs no initialisation loop. The
+//! allocation is fallible: when a size cannot be had, the table halves it
+//! until it can, rather than aborting the process.
 
 use crate::eval::score::{MATE_BOUND, Score};
 
@@ -63,16 +64,29 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of `mib` mebibytes (at least one bucket), all empty.
+    /// A table of `mib` mebibytes, all empty; if that much memory cannot be
+    /// had, the largest power-of-two fraction of it that can (at least one
+    /// bucket). [`size_mib`](Self::size_mib) tells what was allocated.
     pub fn new(mib: u64) -> Self {
         let bytes = usize::try_from(mib.max(1))
             .unwrap_or(usize::MAX / 2)
             .saturating_mul(1 << 20);
-        let buckets = (bytes / BUCKET_BYTES).max(1);
-        Self {
-            entries: vec![0; buckets * ENTRIES_PER_BUCKET],
-            buckets,
-            generation: 0,
+        let mut buckets = (bytes / BUCKET_BYTES).max(1);
+        loop {
+            if let Some(entries) = zeroed_words(buckets * ENTRIES_PER_BUCKET) {
+                return Self {
+                    entries,
+                    buckets,
+                    generation: 0,
+                };
+            }
+            if buckets == 1 {
+                // Not even 32 bytes: nothing sensible is left to do.
+                std::alloc::handle_alloc_error(std::alloc::Layout::new::<
+                    [u64; ENTRIES_PER_BUCKET],
+                >());
+            }
+            buckets /= 2;
         }
     }
 
@@ -81,10 +95,12 @@ impl TranspositionTable {
         ((self.buckets * BUCKET_BYTES) >> 20) as u64
     }
 
-    /// Empties the table (by re-allocating zeroed memory).
+    /// Empties the table (by re-allocating zeroed memory, falling back to
+    /// writing zeros if the allocation fails).
     pub fn clear(&mut self) {
+        let n = self.entries.len();
         self.entries = Vec::new();
-        self.entries = vec![0; self.buckets * ENTRIES_PER_BUCKET];
+        self.entries = zeroed_words(n).unwrap_or_else(|| vec![0; n]);
         self.generation = 0;
     }
 
@@ -190,6 +206,26 @@ impl TranspositionTable {
             .count();
         (used * 1000 / sample.max(1)) as u32
     }
+}
+
+/// `n` zeroed words from the allocator's zeroed allocation, or `None` if the
+/// allocator refuses. (`vec![0; n]` would zero lazily too, but aborts the
+/// process when the allocation fails.)
+fn zeroed_words(n: usize) -> Option<Vec<u64>> {
+    let layout = std::alloc::Layout::array::<u64>(n).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout has a non-zero size, as `alloc_zeroed` requires.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<u64>();
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` comes from the global allocator with the layout of
+    // `[u64; n]`, exactly what a `Vec<u64>` of capacity `n` owns; the memory
+    // is zeroed and zero is a valid `u64`, so all `n` elements are
+    // initialised.
+    Some(unsafe { Vec::from_raw_parts(ptr, n, n) })
 }
 
 /// Mate scores are stored relative to the node ("mate in n from here"), so

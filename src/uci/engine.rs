@@ -197,6 +197,12 @@ impl Engine {
                             // Drop the old table first so both never coexist.
                             searcher.tt = TranspositionTable::new(1);
                             searcher.tt = TranspositionTable::new(mib);
+                            let got = searcher.tt.size_mib();
+                            if got < mib {
+                                info_string(&format!(
+                                    "not enough memory for {mib} MiB of hash; using {got} MiB"
+                                ));
+                            }
                         }
                     }
                 }

@@ -1,0 +1,489 @@
+//! UCI protocol tests: drive the `kiln` binary through stdin/stdout as a GUI
+//! would, including a battery of bad input that must neither crash nor hang
+//! the engine nor change its state silently.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// A running engine with a line reader on its stdout.
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start kiln");
+        let stdout = child.stdout.take().expect("stdout");
+        let stdin = child.stdin.take();
+        let (tx, lines) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Self {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(text.as_bytes()).expect("write");
+        stdin.write_all(b"\n").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    /// Reads lines until one satisfies `done`; returns all lines read.
+    fn until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let finished = done(&line);
+                    seen.push(line);
+                    if finished {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("timed out; saw {seen:#?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; saw {seen:#?}"),
+            }
+        }
+    }
+
+    fn ready(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until(Duration::from_secs(10), |l| l == "readyok")
+    }
+
+    fn fen(&mut self) -> String {
+        self.send("d");
+        let lines = self.until(Duration::from_secs(5), |l| l.starts_with("Fen: "));
+        lines
+            .last()
+            .map(|l| l["Fen: ".len()..].to_string())
+            .unwrap_or_default()
+    }
+
+    fn close_and_wait(mut self, timeout: Duration) -> std::process::ExitStatus {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "engine did not exit");
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[test]
+fn handshake_identifies_and_declares_options() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(Duration::from_secs(5), |l| l == "uciok");
+    assert!(lines[0].starts_with("id name Kiln "), "{lines:?}");
+    assert!(lines[0].contains("(tables "), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    for option in [
+        "option name Hash type spin default 16 min 1 max 65536",
+        "option name Clear Hash type button",
+        "option name Threads type spin",
+        "option name Move Overhead type spin",
+        "option name Ponder type check",
+        "option name UCI_Chess960 type check",
+        "option name MultiPV type spin",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(option)),
+            "missing {option}: {lines:?}"
+        );
+    }
+    e.ready();
+    e.send("quit");
+    assert!(e.close_and_wait(Duration::from_secs(5)).success());
+}
+
+#[test]
+fn bad_input_battery_never_crashes_or_changes_state() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    let after_e4 = e.fen();
+    assert_eq!(
+        after_e4,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+
+    let garbage = [
+        "",
+        "   ",
+        "hello world",
+        "GO",
+        "position",
+        "position fen",
+        "position fen 8/8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "position fen 9/8/8/8/8/8/8/8 w - - 0 1",
+        "position fen k7/8/8/8/8/8/8/7K w - - 0 1 extra tokens",
+        "position sideways",
+        "setoption",
+        "setoption name",
+        "setoption name NoSuchOption value 3",
+        "setoption name Hash value lots",
+        "setoption name Hash",
+        "setoption name Ponder value maybe",
+        "go depth",
+        "go wtime",
+        "go movetime abc",
+        "go nodes -",
+        "go depth 1 nonsense",
+        "perft",
+        "perft x",
+        "bench x",
+        "debug",
+        "register later",
+        "\u{0}\u{1}\u{7f}",
+        "ponderhit",
+        "stop",
+    ];
+    for line in garbage {
+        e.send(line);
+    }
+    let lines = e.ready();
+    // Every malformed command was reported, none silently.
+    assert!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .count()
+            >= 20,
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    // Invalid FENs left the position as it was.
+    assert_eq!(e.fen(), after_e4);
+
+    // Out-of-range values are clamped with a message.
+    e.send("setoption name Hash value 999999999");
+    let lines = e.ready();
+    assert!(
+        lines.iter().any(|l| l.contains("out of range")),
+        "{lines:?}"
+    );
+    e.send("setoption name hash value 1");
+    e.send("setoption name MOVE OVERHEAD value -5");
+    let lines = e.ready();
+    assert!(
+        lines.iter().any(|l| l.contains("out of range")),
+        "{lines:?}"
+    );
+
+    // Illegal moves: reported, position kept at the last legal one.
+    e.send("position startpos moves e2e4 e7e5 e1e3 g1f3");
+    let lines = e.ready();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string illegal move 'e1e3'")),
+        "{lines:?}"
+    );
+    assert_eq!(
+        e.fen(),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    e.send("position startpos moves e2e5");
+    e.ready();
+    assert_eq!(e.fen(), START);
+
+    // Invalid UTF-8 and a 100 KB line.
+    e.send_bytes(b"\xff\xfe position \xc3\x28 startpos\n");
+    let long = "x".repeat(100 * 1024);
+    e.send(&long);
+    let mut long_moves = String::from("position startpos moves");
+    while long_moves.len() < 100 * 1024 {
+        long_moves.push_str(" g1f3 g8f6 f3g1 f6g8");
+    }
+    e.send(&long_moves);
+    e.ready();
+    assert!(
+        e.fen()
+            .starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ")
+    );
+
+    // A burst of 1,000 commands is answered in full and in order.
+    let mut burst = String::new();
+    for i in 0..1000 {
+        burst.push_str(if i % 2 == 0 {
+            "isready\n"
+        } else {
+            "position startpos moves d2d4\n"
+        });
+    }
+    e.send_bytes(burst.as_bytes());
+    let mut ready = 0;
+    while ready < 500 {
+        let lines = e.until(Duration::from_secs(10), |l| l == "readyok");
+        ready += lines.iter().filter(|l| *l == "readyok").count();
+    }
+    assert_eq!(
+        e.fen(),
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"
+    );
+
+    // Still searching normally afterwards.
+    e.send("go depth 3");
+    let lines = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 3")),
+        "{lines:?}"
+    );
+    e.send("quit");
+    assert!(e.close_and_wait(Duration::from_secs(5)).success());
+}
+
+#[test]
+fn stop_and_isready_during_infinite_search() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    thread::sleep(Duration::from_millis(200));
+    // isready is answered while the search runs, before any bestmove.
+    let lines = e.ready();
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    thread::sleep(Duration::from_millis(100));
+    let sent = Instant::now();
+    e.send("stop");
+    let lines = e.until(Duration::from_secs(2), |l| l.starts_with("bestmove"));
+    let latency = sent.elapsed();
+    assert!(
+        latency < Duration::from_millis(250),
+        "stop took {latency:?}"
+    );
+    let best = lines.last().unwrap();
+    assert!(
+        best.starts_with("bestmove ") && best != "bestmove 0000",
+        "{best}"
+    );
+    // Info lines carry the required fields.
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line");
+    for field in [
+        " seldepth ",
+        " score cp ",
+        " nodes ",
+        " nps ",
+        " hashfull ",
+        " time ",
+        " pv ",
+    ] {
+        assert!(info.contains(field), "{info}");
+    }
+    e.ready();
+    e.send("quit");
+    assert!(e.close_and_wait(Duration::from_secs(5)).success());
+}
+
+#[test]
+fn quit_during_search_and_eof_exit_promptly() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    thread::sleep(Duration::from_millis(100));
+    e.send("quit");
+    let start = Instant::now();
+    assert!(e.close_and_wait(Duration::from_secs(2)).success());
+    assert!(start.elapsed() < Duration::from_millis(500));
+
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    thread::sleep(Duration::from_millis(100));
+    assert!(e.close_and_wait(Duration::from_secs(2)).success());
+}
+
+#[test]
+fn no_legal_moves_gives_bestmove_0000() {
+    let mut e = Engine::start();
+    // Fool's mate: White is checkmated.
+    e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    e.send("go depth 5");
+    let lines = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().unwrap(), "bestmove 0000");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info") && l.contains("score mate 0")),
+        "{lines:?}"
+    );
+    // Stalemate.
+    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go movetime 100");
+    let lines = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().unwrap(), "bestmove 0000");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info") && l.contains("score cp 0")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn go_variants() {
+    let mut e = Engine::start();
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 e7e5");
+    // movetime is respected.
+    let start = Instant::now();
+    e.send("go movetime 300");
+    e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+    let took = start.elapsed();
+    assert!(
+        took >= Duration::from_millis(150) && took < Duration::from_millis(600),
+        "{took:?}"
+    );
+    // nodes
+    e.send("go nodes 5000");
+    let lines = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+    assert!(lines.len() >= 2);
+    // searchmoves restricts the root.
+    e.send("position startpos");
+    e.send("go depth 6 searchmoves a2a3 h2h3");
+    let lines = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    let best = lines.last().unwrap();
+    assert!(
+        best.starts_with("bestmove a2a3") || best.starts_with("bestmove h2h3"),
+        "{best}"
+    );
+    // mate
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    e.send("go mate 1");
+    let lines = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().unwrap(), "bestmove d1d8");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
+    // perft through go.
+    e.send("position startpos");
+    e.send("go perft 3");
+    let lines = e.until(Duration::from_secs(10), |l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
+    // ponder, then ponderhit: the best move comes only after ponderhit.
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 2000 btime 2000");
+    thread::sleep(Duration::from_millis(200));
+    let lines = e.ready();
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.send("ponderhit");
+    e.until(Duration::from_secs(3), |l| l.starts_with("bestmove"));
+    // A second go while searching ends the first search cleanly.
+    e.send("go infinite");
+    thread::sleep(Duration::from_millis(50));
+    e.send("go depth 2");
+    let lines = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+    assert!(lines.last().unwrap().starts_with("bestmove "));
+    e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+    e.send("d");
+    e.send("eval");
+    let lines = e.until(Duration::from_secs(5), |l| {
+        l.starts_with("Final evaluation")
+    });
+    assert!(lines.iter().any(|l| l.starts_with("Fen: ")));
+}
+
+/// A simulated game at 1+0.01 (and a movestogo control): each side's clock
+/// is charged the wall time from sending `go` to reading `bestmove`, as a
+/// GUI would, and must never run out.
+#[test]
+fn time_management_never_flags() {
+    let mut e = Engine::start();
+    e.send("setoption name Move Overhead value 20");
+    e.send("ucinewgame");
+    for (base, inc, movestogo) in [(1000u64, 10u64, None), (600, 0, Some(5u64))] {
+        let mut clocks = [base as i64, base as i64];
+        let mut moves: Vec<String> = Vec::new();
+        for ply in 0..40 {
+            let side = ply % 2;
+            e.send(&format!("position startpos moves {}", moves.join(" ")));
+            let moves_made = ply as u64 / 2;
+            let mtg = movestogo
+                .map(|m| format!(" movestogo {}", m - moves_made % m))
+                .unwrap_or_default();
+            let sent = Instant::now();
+            e.send(&format!(
+                "go wtime {} btime {} winc {inc} binc {inc}{mtg}",
+                clocks[0].max(0),
+                clocks[1].max(0)
+            ));
+            let lines = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+            let used = sent.elapsed().as_millis() as i64;
+            clocks[side] -= used;
+            assert!(
+                clocks[side] > 0,
+                "flagged at ply {ply} ({clocks:?}, used {used} ms)"
+            );
+            clocks[side] += inc as i64;
+            if let Some(m) = movestogo {
+                if moves_made % m == m - 1 {
+                    clocks[side] += base as i64;
+                }
+            }
+            let best = lines
+                .last()
+                .unwrap()
+                .split_whitespace()
+                .nth(1)
+                .unwrap()
+                .to_string();
+            if best == "0000" {
+                break;
+            }
+            moves.push(best);
+        }
+    }
+}
