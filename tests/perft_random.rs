@@ -225,10 +225,17 @@ fn pseudo_legal(board: &Board) -> Vec<Move> {
     moves
 }
 
-/// The en-passant square as FEN would have it, recomputed independently:
-/// the last move was a double push and an enemy pawn stands beside it.
+/// The en-passant target worked out from the last move (a double push
+/// passes over it), independently of the board's own en-passant field; for
+/// a position fresh from FEN, the field is all there is.
 fn en_passant_target(board: &Board) -> Option<Square> {
-    board.en_passant()
+    match board.last_move() {
+        Some(mv) if mv.is_double_push() => {
+            Square::try_from_index((mv.from().index() + mv.to().index()) / 2)
+        }
+        Some(_) => None,
+        None => board.en_passant(),
+    }
 }
 
 /// Legal moves by make-and-test.
