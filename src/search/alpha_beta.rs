@@ -189,16 +189,16 @@ impl Searcher {
             let quiet = mv.is_quiet();
 
             // Step 13. Shallow-depth pruning of late moves, once a move that
-            // does not get mated is in hand.
+            // does not get mated is in hand. Checking moves are kept: they
+            // are where mates hide.
             if !root && best_score > -MATE_BOUND && has_pieces(board) {
-                if quiet && !in_check {
+                if quiet && !in_check && !gives_check(board, mv) {
                     let lmp_limit = LMP_BASE + depth * depth / if improving { 1 } else { 2 };
                     if depth <= LMP_MAX_DEPTH && searched >= lmp_limit {
                         continue;
                     }
                     if depth <= FUTILITY_MAX_DEPTH
                         && futility_base + FUTILITY_PER_DEPTH * depth <= alpha
-                        && !gives_check_cheap(board, mv)
                     {
                         continue;
                     }
@@ -320,21 +320,30 @@ fn has_pieces(board: &Board) -> bool {
     board.color_bb(us).0 & !pawns_and_king.0 != 0
 }
 
-/// A cheap over-approximation of "this quiet move gives check": the piece
-/// lands on a square from which its kind attacks the enemy king on an empty
-/// board, or it moves off a line to the enemy king. Used only to spare
-/// checking moves from futility pruning.
-fn gives_check_cheap(board: &Board, mv: Move) -> bool {
-    let them = !board.side_to_move();
-    let king = board.king_square(them);
+/// Whether quiet move `mv` gives check: the moved piece attacks the enemy
+/// king from its destination, or leaving its origin opens a slider's line
+/// to the king. Castling and en passant (rare) count as checking, which
+/// only spares them from pruning.
+fn gives_check(board: &Board, mv: Move) -> bool {
+    use crate::movegen::attacks;
+    if mv.is_castle() || mv.is_en_passant() {
+        return true;
+    }
+    let us = board.side_to_move();
+    let king = board.king_square(!us);
     let Some(piece) = board.piece_on(mv.from()) else {
         return false;
     };
-    let occupied = board.occupied();
-    let direct = crate::movegen::attacks::piece(piece.kind(), piece.color(), mv.to(), occupied);
-    if direct.contains(king) {
+    let kind = mv.promotion().unwrap_or(piece.kind());
+    let occupied = (board.occupied() ^ mv.from().bitboard()) | mv.to().bitboard();
+    if attacks::piece(kind, us, mv.to(), occupied).contains(king) {
         return true;
     }
-    // Discovered check: the mover leaves a queen-line to the king.
-    crate::movegen::attacks::queen(king, crate::board::Bitboard::EMPTY).contains(mv.from())
+    let queens = board.pieces(us, PieceKind::Queen);
+    let diagonal = board.pieces(us, PieceKind::Bishop) | queens;
+    let straight = board.pieces(us, PieceKind::Rook) | queens;
+    let discovered =
+        (attacks::bishop(king, occupied) & diagonal) | (attacks::rook(king, occupied) & straight);
+    // The moved piece itself (listed at its origin) was handled above.
+    !(discovered & !(mv.from().bitboard() | mv.to().bitboard())).is_empty()
 }

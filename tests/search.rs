@@ -1,0 +1,118 @@
+//! Search tests through the library: mates found with exact mate scores,
+//! stalemate traps avoided, limits respected, and a deterministic bench.
+
+use std::sync::Arc;
+
+use kiln::board::Board;
+use kiln::eval::score::MATE;
+use kiln::movegen::{MoveList, generate_all};
+use kiln::search::limits::Limits;
+use kiln::search::{SearchResult, SearchShared, Searcher};
+
+fn search(fen: &str, limits: Limits) -> SearchResult {
+    let mut board = Board::from_fen(fen).expect("valid FEN");
+    let mut searcher = Searcher::new(16);
+    searcher.search(
+        &mut board,
+        &limits,
+        0,
+        Arc::new(SearchShared::default()),
+        &mut |_| {},
+    )
+}
+
+/// Positions checked with Stockfish 15.1: (FEN, moves to mate, the mating move).
+const MATES: [(&str, i32, &str); 4] = [
+    ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1, "d1d8"),
+    ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2, "a2a7"),
+    ("6k1/8/5K2/8/8/8/8/1Q6 w - - 0 1", 2, "b1g6"),
+    (
+        "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1",
+        3,
+        "f8c5",
+    ),
+];
+
+#[test]
+fn finds_mates_with_mate_scores() {
+    for (fen, moves, best) in MATES {
+        let result = search(fen, Limits::depth(2 * moves + 2));
+        assert_eq!(result.score, MATE - (2 * moves - 1), "{fen}");
+        assert_eq!(result.best.to_uci(false), best, "{fen}");
+    }
+}
+
+#[test]
+fn go_mate_stops_at_the_mate() {
+    let (fen, moves, best) = MATES[3];
+    let limits = Limits {
+        mate: Some(moves),
+        ..Limits::default()
+    };
+    let result = search(fen, limits);
+    assert_eq!(result.best.to_uci(false), best);
+    assert_eq!(result.score, MATE - (2 * moves - 1));
+}
+
+#[test]
+fn sees_being_mated() {
+    // Black to move is already checkmated (back rank).
+    let result = search("3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1", Limits::depth(4));
+    assert!(result.best.is_null());
+    assert_eq!(result.score, -MATE);
+}
+
+#[test]
+fn avoids_stalemate_when_winning() {
+    // Kg6? and Kh6? stalemate at once; White must find the mate instead.
+    for fen in [
+        "7k/5Q2/8/6K1/8/8/8/8 w - - 0 1",
+        "k7/8/1Q6/8/8/8/8/7K w - - 0 1",
+    ] {
+        let mut board = Board::from_fen(fen).unwrap();
+        let result = search(fen, Limits::depth(10));
+        assert!(result.score > 1000, "{fen}: {}", result.score);
+        board.make_move(result.best);
+        let mut replies = MoveList::new();
+        generate_all(&board, &mut replies);
+        assert!(
+            !replies.is_empty() || board.in_check(),
+            "{fen}: {} stalemates",
+            result.best
+        );
+    }
+}
+
+#[test]
+fn node_limit_and_searchmoves_are_respected() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let result = search(
+        start,
+        Limits {
+            nodes: Some(3000),
+            ..Limits::default()
+        },
+    );
+    assert!(result.nodes <= 3000 + 64, "{}", result.nodes);
+    let board = Board::startpos();
+    let only = kiln::movegen::parse_uci_move(&board, "g2g4").unwrap();
+    let result = search(
+        start,
+        Limits {
+            depth: Some(5),
+            searchmoves: vec![only],
+            ..Limits::default()
+        },
+    );
+    assert_eq!(result.best, only);
+}
+
+#[test]
+fn bench_is_deterministic() {
+    let mut lines = Vec::new();
+    let first = kiln::uci::bench::run(Some(4), 16, &mut |l| lines.push(l.to_string()));
+    let second = kiln::uci::bench::run(Some(4), 16, &mut |_| {});
+    assert_eq!(first, second);
+    assert!(lines.iter().all(|l| !l.contains("invalid")), "{lines:?}");
+    assert!(lines.last().unwrap().ends_with(" nps"));
+}
