@@ -119,3 +119,151 @@ impl Board {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::parse_uci_move;
+
+    fn board(fen: &str) -> Board {
+        Board::from_fen(fen).expect("valid FEN")
+    }
+
+    fn play(board: &mut Board, moves: &str) {
+        for text in moves.split_whitespace() {
+            let mv = parse_uci_move(board, text).expect("legal");
+            board.make_move(mv);
+        }
+    }
+
+    #[test]
+    fn fifty_move_rule() {
+        assert!(!board("4k3/8/8/8/8/8/8/4K2R w - - 99 80").is_fifty_move_draw());
+        let mut b = board("4k3/8/8/8/8/8/8/4K2R w - - 99 80");
+        play(&mut b, "h1h2");
+        assert!(b.is_fifty_move_draw());
+        b.unmake_move();
+        play(&mut b, "e1e2");
+        assert!(b.is_fifty_move_draw());
+    }
+
+    #[test]
+    fn threefold_by_knight_shuffle() {
+        let mut b = Board::startpos();
+        assert_eq!(b.repetition_count(), 0);
+        play(&mut b, "g1f3 g8f6 f3g1 f6g8");
+        assert!(b.is_repetition(1) && !b.is_repetition(2));
+        assert_eq!(b.repetition_count(), 1);
+        play(&mut b, "g1f3 g8f6 f3g1 f6g8");
+        assert!(b.is_repetition(2));
+        assert_eq!(b.repetition_count(), 2);
+    }
+
+    #[test]
+    fn repetition_stops_at_irreversible_moves() {
+        let mut b = Board::startpos();
+        play(&mut b, "g1f3 g8f6 f3g1 f6g8 e2e4 e7e5");
+        assert_eq!(b.repetition_count(), 0);
+        play(&mut b, "g1f3 g8f6 f3g1 f6g8");
+        assert_eq!(b.repetition_count(), 1);
+    }
+
+    #[test]
+    fn lost_castling_rights_make_a_different_position() {
+        let mut b = board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        play(&mut b, "e1e2 e8e7 e2e1 e7e8");
+        assert_eq!(b.repetition_count(), 0);
+        play(&mut b, "e1e2 e8e7 e2e1 e7e8");
+        assert_eq!(b.repetition_count(), 1);
+    }
+
+    #[test]
+    fn en_passant_counts_only_when_capturable() {
+        // After d7d5 the d6 square is usable by the e5 pawn: the position
+        // differs from the same placement reached later without it.
+        let mut b = board("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1");
+        play(&mut b, "d7d5");
+        assert_eq!(b.en_passant(), Some(crate::board::Square::D6));
+        play(&mut b, "e1e2 e8e7 e2e1 e7e8");
+        assert_eq!(b.repetition_count(), 0);
+        // Without a pawn that could capture, a double push changes nothing
+        // in the key: the shuffle repeats the position right after it.
+        let mut b = board("4k3/3p4/8/8/8/8/8/4K3 b - - 0 1");
+        play(&mut b, "d7d5 e1e2 e8e7 e2e1 e7e8");
+        assert_eq!(b.repetition_count(), 1);
+    }
+
+    #[test]
+    fn search_repetition_since_root() {
+        let mut b = Board::startpos();
+        play(&mut b, "g1f3 g8f6 f3g1 f6g8");
+        // The repetition happened before the root: one is not enough.
+        let root = b.game_ply();
+        assert!(!b.is_search_repetition(root));
+        play(&mut b, "g1f3 g8f6");
+        let root = b.game_ply();
+        play(&mut b, "f3g1 f6g8 g1f3 g8f6");
+        assert!(b.is_search_repetition(root));
+    }
+
+    #[test]
+    fn null_move_cuts_the_repetition_window() {
+        // Black to move with kings e2 and e8 occurs before the null move
+        // and again after it (White triangulates); the null move is not a
+        // real move, so the earlier occurrence does not count.
+        let mut b = board("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+        play(&mut b, "e1e2");
+        let before = b.key();
+        b.make_null();
+        play(&mut b, "e2d2 e8d8 d2e2 d8e8 e2d2 e8d8 d2d1 d8e8 d1e2");
+        assert_eq!(b.key(), before);
+        assert_eq!(b.repetition_count(), 0);
+    }
+
+    #[test]
+    fn insufficient_material_claims() {
+        for fen in [
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/4KB2 w - - 0 1",
+            "4k3/8/8/8/8/8/8/4KN2 w - - 0 1",
+            "4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1",
+            "2b1k3/8/8/8/8/8/8/4KB2 w - - 0 1",
+        ] {
+            assert!(board(fen).is_insufficient_material(), "{fen}");
+            assert!(!board(fen).can_force_mate(), "{fen}");
+        }
+        for fen in [
+            "4k3/8/8/8/8/8/8/4KBB1 w - - 0 1",
+            "3bk3/8/8/8/8/8/8/4KB2 w - - 0 1",
+            "4kn2/8/8/8/8/8/8/4KN2 w - - 0 1",
+            "4k3/8/8/8/8/8/8/3NKB2 w - - 0 1",
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/4K2R w - - 0 1",
+        ] {
+            assert!(!board(fen).is_insufficient_material(), "{fen}");
+        }
+    }
+
+    #[test]
+    fn cannot_force_mate() {
+        // Helpmates exist (no FIDE claim) but no mate can be forced.
+        for fen in [
+            "4kn2/8/8/8/8/8/8/4KN2 w - - 0 1",
+            "3bk3/8/8/8/8/8/8/4KB2 w - - 0 1",
+            "4k3/8/8/8/8/8/8/3NKN2 w - - 0 1",
+        ] {
+            assert!(!board(fen).is_insufficient_material(), "{fen}");
+            assert!(!board(fen).can_force_mate(), "{fen}");
+        }
+        for fen in [
+            "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1",
+            "4k3/8/8/8/8/8/8/3NKB2 w - - 0 1",
+            "4k3/8/8/8/8/8/8/2NNKN2 w - - 0 1",
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/4K2R w - - 0 1",
+            "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+        ] {
+            assert!(board(fen).can_force_mate(), "{fen}");
+        }
+    }
+}

@@ -510,3 +510,291 @@ fn parse_clock(text: &str, field: &'static str) -> Result<u16, FenError> {
     // Values beyond u16 cannot occur in a game; report them as malformed.
     digits.parse::<u16>().map_err(|_| bad())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(fen: &str) -> FenError {
+        match Board::from_fen(fen) {
+            Ok(board) => panic!("accepted {fen} as {board:?}"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn round_trips_and_defaults() {
+        for fen in [
+            STARTPOS,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "4k3/8/8/8/8/8/8/4K2R w K - 99 80",
+        ] {
+            assert_eq!(Board::from_fen(fen).expect("valid").to_fen(), fen);
+        }
+        let four = Board::from_fen("4k3/8/8/8/8/8/8/4K3 b - -").expect("4 fields");
+        assert_eq!(four.to_fen(), "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
+        // Extra whitespace is fine.
+        assert!(Board::from_fen("  4k3/8/8/8/8/8/8/4K3   w - -  0   1 ").is_ok());
+    }
+
+    #[test]
+    fn shredder_and_x_fen_castling() {
+        let shredder = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+        let board = Board::from_fen(shredder).expect("valid");
+        assert!(board.is_chess960());
+        // Outermost rooks are written K/Q (X-FEN), and that parses back.
+        let emitted = board.to_fen();
+        assert_eq!(
+            emitted,
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9"
+        );
+        assert_eq!(Board::from_fen(&emitted).expect("valid"), board);
+        // A castling rook that is not the outermost keeps its file letter.
+        let inner = "4k3/8/8/8/8/8/8/4KR1R w F - 0 1";
+        let board = Board::from_fen(inner).expect("valid");
+        assert_eq!(
+            board.castling_rook(Color::White, CastleSide::Short),
+            Some(Square::F1)
+        );
+        assert_eq!(board.to_fen(), inner);
+        // Standard KQkq equals HAha.
+        let a = Board::from_fen(STARTPOS).expect("valid");
+        let b = Board::from_fen(&STARTPOS.replace("KQkq", "HAha")).expect("valid");
+        assert_eq!(a, b);
+        assert!(!a.is_chess960());
+    }
+
+    #[test]
+    fn unusable_en_passant_square_is_dropped() {
+        // e3 is a possible square, but no black pawn can capture there.
+        let board = Board::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
+            .expect("valid");
+        assert_eq!(board.en_passant(), None);
+        assert_eq!(
+            board,
+            Board::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+                .expect("valid")
+        );
+    }
+
+    #[test]
+    fn each_error_kind() {
+        use FenError::*;
+        let cases: Vec<(&str, FenError)> = vec![
+            ("", FieldCount { found: 0 }),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0", FieldCount { found: 5 }),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 x", FieldCount { found: 7 }),
+            ("4k3/8/8/8/8/8/4K3 w - - 0 1", RankCount { found: 7 }),
+            ("4k3/8/8/8/8/8/8/8/4K3 w - - 0 1", RankCount { found: 9 }),
+            (
+                "4k3/8/8/8/8/8/8/4X3 w - - 0 1",
+                BadPiece {
+                    rank: 1,
+                    found: 'X',
+                },
+            ),
+            ("4k3/8/8/8/8/8/8/4K2/ w - - 0 1", RankCount { found: 9 }),
+            (
+                "4k3/9/8/8/8/8/8/4K3 w - - 0 1",
+                BadPiece {
+                    rank: 7,
+                    found: '9',
+                },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K4 w - - 0 1",
+                RankSquares {
+                    rank: 1,
+                    squares: 9,
+                },
+            ),
+            (
+                "4k3/8/8/7/8/8/8/4K3 w - - 0 1",
+                RankSquares {
+                    rank: 5,
+                    squares: 7,
+                },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/8 w - - 0 1",
+                KingCount {
+                    color: Color::White,
+                    found: 0,
+                },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/3KK3 w - - 0 1",
+                KingCount {
+                    color: Color::White,
+                    found: 2,
+                },
+            ),
+            (
+                "8/8/8/8/8/8/8/4K3 w - - 0 1",
+                KingCount {
+                    color: Color::Black,
+                    found: 0,
+                },
+            ),
+            (
+                "4k2P/8/8/8/8/8/8/4K3 w - - 0 1",
+                PawnOnBackRank { square: Square::H8 },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/p3K3 w - - 0 1",
+                PawnOnBackRank { square: Square::A1 },
+            ),
+            (
+                "4k3/8/8/8/8/8/PPPPPPPP/QQQ1K3 w - - 0 1",
+                TooManyPieces {
+                    color: Color::White,
+                },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 x - - 0 1",
+                BadSideToMove { found: "x".into() },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 W - - 0 1",
+                BadSideToMove { found: "W".into() },
+            ),
+            ("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", OpponentInCheck),
+            (
+                "4k3/8/8/8/8/8/8/4K2R w KX - 0 1",
+                BadCastling { found: 'X' },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K2R w KK - 0 1",
+                BadCastling { found: 'K' },
+            ),
+            (
+                "4k3/8/8/8/8/8/4K3/7R w K - 0 1",
+                CastlingWithoutKing { right: 'K' },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
+                CastlingWithoutRook { right: 'K' },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K2R w Q - 0 1",
+                CastlingWithoutRook { right: 'Q' },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K2R w G - 0 1",
+                CastlingWithoutRook { right: 'G' },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K2R w k - 0 1",
+                CastlingWithoutRook { right: 'k' },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - e9 0 1",
+                BadEnPassant { found: "e9".into() },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - x 0 1",
+                BadEnPassant { found: "x".into() },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - e3 0 1",
+                ImpossibleEnPassant { square: Square::E3 },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - e6 0 1",
+                ImpossibleEnPassant { square: Square::E6 },
+            ),
+            (
+                "4k3/8/4p3/4P3/8/8/8/4K3 w - e6 0 1",
+                ImpossibleEnPassant { square: Square::E6 },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - x 1",
+                BadClock {
+                    field: HALFMOVE,
+                    found: "x".into(),
+                },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - 1.5 1",
+                BadClock {
+                    field: HALFMOVE,
+                    found: "1.5".into(),
+                },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 one",
+                BadClock {
+                    field: FULLMOVE,
+                    found: "one".into(),
+                },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - -3 1",
+                NegativeClock {
+                    field: HALFMOVE,
+                    found: "-3".into(),
+                },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 -1",
+                NegativeClock {
+                    field: FULLMOVE,
+                    found: "-1".into(),
+                },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - 99999 1",
+                BadClock {
+                    field: HALFMOVE,
+                    found: "99999".into(),
+                },
+            ),
+        ];
+        for (fen, expected) in cases {
+            assert_eq!(err(fen), expected, "{fen}");
+            // Every message names the field or the FEN as a whole.
+            assert!(err(fen).to_string().starts_with("FEN"), "{}", err(fen));
+        }
+    }
+
+    #[test]
+    fn messages_name_field_and_reason() {
+        let text = err("4k3/8/8/8/8/8/8/4K2R w K - x 1").to_string();
+        assert!(
+            text.contains("field 5") && text.contains("half-move clock"),
+            "{text}"
+        );
+        let text = err("4k3/8/8/8/8/8/8/4K3 w K - 0 1").to_string();
+        assert!(text.contains("castling") && text.contains("rook"), "{text}");
+        let text = err("4k3/8/8/8/8/8/8/4K3 w - - 0").to_string();
+        assert!(text.contains("5 fields"), "{text}");
+    }
+
+    #[test]
+    fn never_panics_on_junk() {
+        // Mangle valid FENs byte by byte; every result is Ok or a FenError.
+        let seeds = [
+            STARTPOS,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ];
+        let junk = [
+            '/', ' ', '9', '0', 'K', 'k', 'p', 'P', '-', 'é', 'x', 'h', '8',
+        ];
+        for seed in seeds {
+            let chars: Vec<char> = seed.chars().collect();
+            for i in 0..chars.len() {
+                for &j in &junk {
+                    let mut mangled = chars.clone();
+                    mangled[i] = j;
+                    let text: String = mangled.iter().collect();
+                    if let Ok(board) = Board::from_fen(&text) {
+                        assert_eq!(Board::from_fen(&board.to_fen()).as_ref(), Ok(&board));
+                    }
+                    let cut: String = chars[..i].iter().collect();
+                    let _ = Board::from_fen(&cut);
+                }
+            }
+        }
+    }
+}
