@@ -37,7 +37,7 @@ pub(crate) struct State {
 /// Holds bitboards by colour and by kind, a square→piece mailbox, the side to
 /// move, castling rights with the castling rooks' squares (any file, for
 /// Chess960), the en-passant square, both clocks, an incrementally updated
-/// Zobrist key and a stack of [`State`]s for unmake and repetition.
+/// Zobrist key and a stack of `State`s for unmake and repetition.
 ///
 /// The en-passant square is stored (and hashed) only when a pawn of the side
 /// to move could capture there, so that two positions that differ only by an

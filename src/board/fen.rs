@@ -230,7 +230,8 @@ impl FromStr for Board {
 
 impl Board {
     /// Parses a FEN (6 fields, or 4 with clocks `0 1`), including X-FEN and
-    /// Shredder-FEN castling. See the [module docs](self) and [`FenError`].
+    /// Shredder-FEN castling (`KQkq` = outermost rooks, file letters name the
+    /// rook). A failed parse returns a [`FenError`] and no board.
     pub fn from_fen(fen: &str) -> Result<Board, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() != 4 && fields.len() != 6 {
@@ -264,7 +265,9 @@ impl Board {
         Ok(board)
     }
 
-    /// The position as FEN (X-FEN castling; see the [module docs](self)).
+    /// The position as FEN. Castling is X-FEN: `K`/`Q` for the outermost rook
+    /// on its side (so standard positions get plain `KQkq`), the file letter
+    /// otherwise.
     pub fn to_fen(&self) -> String {
         let mut out = String::with_capacity(90);
         for rank in Rank::ALL.iter().rev() {
