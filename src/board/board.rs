@@ -76,6 +76,10 @@ pub struct Board {
     // accumulator) go here; update them in `put_piece`, `remove_piece` and
     // `move_piece` below, which are the only places the placement changes,
     // and save/restore anything non-reversible in `State`.
+    /// Sum of the evaluation's piece-square entries (material included),
+    /// packed `S(mg, eg)`, White's point of view. Reversible: add/subtract
+    /// in the placement helpers, nothing to save in `State`.
+    pub(crate) psqt: i32,
 }
 
 impl PartialEq for Board {
@@ -120,7 +124,16 @@ impl Board {
             plies_from_null: 0,
             key: Key(0),
             history: Vec::with_capacity(512),
+            psqt: 0,
         }
+    }
+
+    /// The incrementally updated piece-square sum (material included),
+    /// packed `S(mg, eg)` from White's point of view; equals
+    /// `kiln::eval::psqt_sum(self)`.
+    #[inline(always)]
+    pub fn psqt(&self) -> i32 {
+        self.psqt
     }
 
     // ----- accessors -----------------------------------------------------
@@ -345,6 +358,7 @@ impl Board {
         self.by_kind[piece.kind().index()] ^= bb;
         self.mailbox[square.index()] = Some(piece);
         // EVAL HOOK: add `piece` on `square` to incremental terms.
+        self.psqt = self.psqt.wrapping_add(psqt_entry(piece, square));
     }
 
     /// Removes `piece` from `square` (where it must stand).
@@ -355,6 +369,7 @@ impl Board {
         self.by_kind[piece.kind().index()] ^= bb;
         self.mailbox[square.index()] = None;
         // EVAL HOOK: remove `piece` on `square` from incremental terms.
+        self.psqt = self.psqt.wrapping_sub(psqt_entry(piece, square));
     }
 
     /// Moves `piece` from `from` to the empty square `to`.
@@ -366,6 +381,10 @@ impl Board {
         self.mailbox[from.index()] = None;
         self.mailbox[to.index()] = Some(piece);
         // EVAL HOOK: move `piece` from `from` to `to` in incremental terms.
+        self.psqt = self
+            .psqt
+            .wrapping_add(psqt_entry(piece, to))
+            .wrapping_sub(psqt_entry(piece, from));
     }
 
     /// True when a pawn of `color` could capture en passant on `target`
@@ -375,6 +394,13 @@ impl Board {
     pub(crate) fn ep_capturable(&self, target: Square, color: Color) -> bool {
         (attacks::pawn(!color, target) & self.pieces(color, PieceKind::Pawn)).any()
     }
+}
+
+/// The evaluation's packed piece-square entry for `piece` on `square` (a
+/// build-time table; see `crate::eval::psqt`).
+#[inline(always)]
+fn psqt_entry(piece: Piece, square: Square) -> i32 {
+    crate::eval::psqt::PSQT[piece.color().index()][piece.kind().index()][square.index()]
 }
 
 impl fmt::Debug for Board {
