@@ -8,6 +8,8 @@
 //!   `src/eval/params.txt` (White's view, printed like a board), with material
 //!   folded in, mirrored for Black through the FLIP table and packed as
 //!   `S(mg, eg)` so the evaluation does no flipping or unpacking per piece;
+//! - `eval_terms.rs`: the other evaluation weights from the same file
+//!   (pawn structure, mobility, king safety), packed the same way;
 //! - `mvv_lva.rs`: capture ordering scores;
 //! - `lmr.rs`: late-move-reduction amounts, from the constants in
 //!   `src/search/params.rs`.
@@ -42,6 +44,7 @@ fn main() {
         .unwrap_or_else(|e| panic!("cannot read {PARAMS_FILE}: {e}"));
     let params = parse_params(&text).unwrap_or_else(|e| panic!("{PARAMS_FILE}: {e}"));
     write(&out, "psqt.rs", &psqt(&params));
+    write(&out, "eval_terms.rs", &eval_terms(&params));
 }
 
 fn write(out: &Path, name: &str, code: &str) {
@@ -152,6 +155,14 @@ struct Params {
     material: [(i32, i32); 6],
     /// `tables[piece] = (mg, eg)`, each indexed by square with A1 = 0.
     tables: [([i32; 64], [i32; 64]); 6],
+    /// Named `(mg, eg)` terms from `[terms]`.
+    terms: Vec<(String, i32, i32)>,
+    /// Passed-pawn bonus by rank from the pawn's side (index 0 = own first rank).
+    passed: [(i32, i32); 8],
+    /// Per-square mobility weight `(mg, eg)` and the count that scores zero.
+    mobility: [(i32, i32, i32); 6],
+    /// King-attack units per attacking piece kind.
+    king_attack: [i32; 6],
 }
 
 fn piece_index(name: &str) -> Result<usize, String> {
@@ -161,11 +172,14 @@ fn piece_index(name: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("unknown piece '{name}'"))
 }
 
-/// Parses `[section]` blocks. Tables are read as a diagram: the first row of
-/// numbers is rank 8, so row `r` (0-based) and column `f` hold square
-/// `(7 - r) * 8 + f`.
+/// One row of a section: its line number, leading label (if any) and numbers.
+type Row = (usize, Option<String>, Vec<i32>);
+
+/// Parses `[section]` blocks of rows of integers, each row optionally led by
+/// a label. Tables are read as a diagram: the first row of numbers is rank 8,
+/// so row `r` (0-based) and column `f` hold square `(7 - r) * 8 + f`.
 fn parse_params(text: &str) -> Result<Params, String> {
-    let mut sections: BTreeMap<String, Vec<(usize, Vec<i32>)>> = BTreeMap::new();
+    let mut sections: BTreeMap<String, Vec<Row>> = BTreeMap::new();
     let mut current: Option<String> = None;
     for (n, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
@@ -188,17 +202,12 @@ fn parse_params(text: &str) -> Result<Params, String> {
         for token in line.split_whitespace() {
             match token.parse::<i32>() {
                 Ok(v) => numbers.push(v),
-                Err(_) if label.is_none() && numbers.is_empty() => label = Some(token),
+                Err(_) if label.is_none() && numbers.is_empty() => label = Some(token.to_string()),
                 Err(_) => return Err(format!("line {}: bad number '{token}'", n + 1)),
             }
         }
-        if let Some(label) = label {
-            // Labelled rows ("knight 1") are stored under "section/label".
-            let index = piece_index(label).map_err(|e| format!("line {}: {e}", n + 1))?;
-            numbers.insert(0, index as i32);
-        }
         if let Some(rows) = sections.get_mut(section) {
-            rows.push((n + 1, numbers));
+            rows.push((n + 1, label, numbers));
         }
     }
 
@@ -207,24 +216,73 @@ fn parse_params(text: &str) -> Result<Params, String> {
             .get(name)
             .ok_or(format!("missing section [{name}]"))
     };
+    // Rows of a section labelled by piece name: (line, piece index, numbers).
+    let by_piece = |name: &str| -> Result<Vec<(usize, usize, Vec<i32>)>, String> {
+        take(name)?
+            .iter()
+            .map(|(line, label, numbers)| {
+                let label = label
+                    .as_deref()
+                    .ok_or(format!("line {line}: expected a piece name"))?;
+                let piece = piece_index(label).map_err(|e| format!("line {line}: {e}"))?;
+                Ok((*line, piece, numbers.clone()))
+            })
+            .collect()
+    };
 
     let mut phase = [0; 6];
     let mut seen = [false; 6];
-    for (line, row) in take("phase")? {
-        let [piece, weight] = row[..] else {
+    for (line, piece, row) in by_piece("phase")? {
+        let [weight] = row[..] else {
             return Err(format!("line {line}: expected '<piece> <weight>'"));
         };
-        phase[piece as usize] = weight;
-        seen[piece as usize] = true;
+        phase[piece] = weight;
+        seen[piece] = true;
     }
     let mut material = [(0, 0); 6];
-    for (line, row) in take("material")? {
-        let [piece, mg, eg] = row[..] else {
+    for (line, piece, row) in by_piece("material")? {
+        let [mg, eg] = row[..] else {
             return Err(format!("line {line}: expected '<piece> <mg> <eg>'"));
         };
-        material[piece as usize] = (mg, eg);
-        if !seen[piece as usize] {
+        material[piece] = (mg, eg);
+        if !seen[piece] {
             return Err(format!("line {line}: piece has no [phase] weight"));
+        }
+    }
+    let mut mobility = [(0, 0, 0); 6];
+    for (line, piece, row) in by_piece("mobility")? {
+        let [mg, eg, center] = row[..] else {
+            return Err(format!(
+                "line {line}: expected '<piece> <mg> <eg> <center>'"
+            ));
+        };
+        mobility[piece] = (mg, eg, center);
+    }
+    let mut king_attack = [0; 6];
+    for (line, piece, row) in by_piece("king attack")? {
+        let [units] = row[..] else {
+            return Err(format!("line {line}: expected '<piece> <units>'"));
+        };
+        king_attack[piece] = units;
+    }
+    let mut terms = Vec::new();
+    for (line, label, row) in take("terms")? {
+        let (Some(name), [mg, eg]) = (label, &row[..]) else {
+            return Err(format!("line {line}: expected '<name> <mg> <eg>'"));
+        };
+        terms.push((name.clone(), *mg, *eg));
+    }
+    let mut passed = [(0, 0); 8];
+    for (line, label, row) in take("passed pawn")? {
+        if row.len() != 8 {
+            return Err(format!("line {line}: expected 8 numbers (ranks 1..8)"));
+        }
+        for (rank, v) in row.iter().enumerate() {
+            match label.as_deref() {
+                Some("mg") => passed[rank].0 = *v,
+                Some("eg") => passed[rank].1 = *v,
+                _ => return Err(format!("line {line}: expected 'mg' or 'eg' first")),
+            }
         }
     }
 
@@ -233,10 +291,10 @@ fn parse_params(text: &str) -> Result<Params, String> {
         for (stage, table) in [("mg", &mut tables[p].0), ("eg", &mut tables[p].1)] {
             let section = format!("{name} {stage}");
             let rows = take(&section)?;
-            if rows.len() != 8 || rows.iter().any(|(_, r)| r.len() != 8) {
+            if rows.len() != 8 || rows.iter().any(|(_, l, r)| l.is_some() || r.len() != 8) {
                 return Err(format!("[{section}] must be 8 rows of 8 numbers"));
             }
-            for (r, (_, row)) in rows.iter().enumerate() {
+            for (r, (_, _, row)) in rows.iter().enumerate() {
                 for (f, v) in row.iter().enumerate() {
                     table[(7 - r) * 8 + f] = *v;
                 }
@@ -247,7 +305,41 @@ fn parse_params(text: &str) -> Result<Params, String> {
         phase,
         material,
         tables,
+        terms,
+        passed,
+        mobility,
+        king_attack,
     })
+}
+
+/// The evaluation terms beyond the piece-square tables, packed `S(mg, eg)`.
+fn eval_terms(p: &Params) -> String {
+    let mut s = String::new();
+    for (name, mg, eg) in &p.terms {
+        let _ = writeln!(
+            s,
+            "/// `{name}` from the parameter file: S({mg}, {eg}).\n\
+             pub const {}: i32 = {};",
+            name.to_ascii_uppercase(),
+            pack(*mg, *eg)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "/// Passed-pawn bonus by rank seen from the pawn's side (0 = own first rank).\n\
+         pub const PASSED_PAWN: [i32; 8] = {:?};\n\
+         /// Mobility bonus per reachable square, per piece kind.\n\
+         pub const MOBILITY: [i32; 6] = {:?};\n\
+         /// Reachable-square count that scores zero mobility, per piece kind.\n\
+         pub const MOBILITY_CENTER: [i32; 6] = {:?};\n\
+         /// King-attack units per attacked king-zone square, per piece kind.\n\
+         pub const KING_ATTACK_UNITS: [i32; 6] = {:?};",
+        p.passed.map(|(mg, eg)| pack(mg, eg)),
+        p.mobility.map(|(mg, eg, _)| pack(mg, eg)),
+        p.mobility.map(|(_, _, c)| c),
+        p.king_attack,
+    );
+    s
 }
 
 /// Packs a middlegame and an endgame value into one `i32`: the endgame value

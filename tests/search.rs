@@ -21,11 +21,12 @@ fn search(fen: &str, limits: Limits) -> SearchResult {
     )
 }
 
-/// Positions checked with Stockfish 15.1: (FEN, moves to mate, the mating move).
+/// Positions checked with Stockfish 15.1: (FEN, moves to mate, every first
+/// move that mates as fast).
 const MATES: [(&str, i32, &str); 4] = [
     ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1, "d1d8"),
-    ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2, "a2a7"),
-    ("6k1/8/5K2/8/8/8/8/1Q6 w - - 0 1", 2, "b1g6"),
+    ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2, "a2a7 b1b7"),
+    ("6k1/8/5K2/8/8/8/8/1Q6 w - - 0 1", 2, "b1g6 b1b7 b1b8"),
     (
         "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1",
         3,
@@ -38,7 +39,8 @@ fn finds_mates_with_mate_scores() {
     for (fen, moves, best) in MATES {
         let result = search(fen, Limits::depth(2 * moves + 2));
         assert_eq!(result.score, MATE - (2 * moves - 1), "{fen}");
-        assert_eq!(result.best.to_uci(false), best, "{fen}");
+        let played = result.best.to_uci(false);
+        assert!(best.split(' ').any(|m| m == played), "{fen}: {played}");
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::psqt::{PHASE_MAX, PHASE_WEIGHTS, PSQT};
 use super::score::{MAX_EVAL, Score, eg, mg};
+use super::terms;
 use crate::board::{Board, Color, PieceKind};
 
 /// A small bonus for having the move: the side to move can usually improve
@@ -9,7 +10,8 @@ use crate::board::{Board, Color, PieceKind};
 const TEMPO: Score = 10;
 
 /// The packed `S(mg, eg)` sum of the piece-square tables over every piece,
-/// from White's point of view.
+/// from White's point of view, computed from scratch (the board keeps the
+/// same sum incrementally: [`Board::psqt`]).
 pub fn psqt_sum(board: &Board) -> i32 {
     let mut sum = 0i32;
     for color in Color::ALL {
@@ -35,7 +37,11 @@ pub fn phase(board: &Board) -> i32 {
 
 /// The static evaluation from White's point of view.
 pub fn evaluate_white(board: &Board) -> Score {
-    let packed = psqt_sum(board);
+    debug_assert_eq!(board.psqt(), psqt_sum(board), "incremental PSQT drifted");
+    let packed = board
+        .psqt()
+        .wrapping_add(terms::side_terms(board, Color::White))
+        .wrapping_sub(terms::side_terms(board, Color::Black));
     let phase = phase(board);
     (mg(packed) * phase + eg(packed) * (PHASE_MAX - phase)) / PHASE_MAX
 }

@@ -1,13 +1,17 @@
-//! Static evaluation: tapered piece-square tables from build-time tables.
+//! Static evaluation: tapered piece-square tables and a few classical terms,
+//! all weighted from build-time tables.
 //!
 //! The piece-square tables (with material folded in) are parsed from
 //! `src/eval/params.txt` by the root build script and emitted per colour,
-//! pre-flipped and packed as `S(mg, eg)`; see [`psqt`]. [`evaluate`] sums
-//! them, blends middlegame and endgame by the game phase, and returns the
-//! score from the side to move's point of view.
+//! pre-flipped and packed as `S(mg, eg)`; see [`psqt`]. The other weights
+//! (pawn structure, mobility, king safety) come from the same file; see
+//! [`terms`]. [`evaluate`] sums everything, blends middlegame and endgame
+//! by the game phase, and returns the score from the side to move's point
+//! of view.
 
 pub mod psqt;
 pub mod score;
+pub mod terms;
 
 mod evaluate;
 
