@@ -19,9 +19,11 @@ impl Board {
     /// Plays `mv`, which must be legal in this position (from the move
     /// generator or [`parse_uci_move`](crate::movegen::parse_uci_move)).
     /// Playing anything else corrupts the board (in debug builds it is
-    /// caught by assertions).
+    /// caught by assertions). [`Move::NULL`] is not a move: use
+    /// [`make_null`](Board::make_null).
     #[inline]
     pub fn make_move(&mut self, mv: Move) {
+        debug_assert!(!mv.is_null(), "make_move(Move::NULL): use make_null");
         let us = self.side;
         let them = !us;
         let from = mv.from();
