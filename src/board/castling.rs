@@ -6,6 +6,7 @@
 //! and rooks on any files) need no special case.
 
 use super::piece::Color;
+use super::square::{File, Rank, Square};
 
 /// The side of the board a castling move goes to.
 #[repr(u8)]
@@ -25,6 +26,24 @@ impl CastleSide {
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
+    }
+
+    /// Where the king ends up on `rank` (g- or c-file, in Chess960 too).
+    #[inline(always)]
+    pub const fn king_destination(self, rank: Rank) -> Square {
+        match self {
+            CastleSide::Short => Square::new(File::G, rank),
+            CastleSide::Long => Square::new(File::C, rank),
+        }
+    }
+
+    /// Where the rook ends up on `rank` (f- or d-file, in Chess960 too).
+    #[inline(always)]
+    pub const fn rook_destination(self, rank: Rank) -> Square {
+        match self {
+            CastleSide::Short => Square::new(File::F, rank),
+            CastleSide::Long => Square::new(File::D, rank),
+        }
     }
 }
 

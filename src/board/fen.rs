@@ -449,12 +449,8 @@ fn parse_castling(board: &mut Board, field: &str) -> Result<(), FenError> {
         board.castle_rooks[color.index()][side.index()] = rook;
         board.castle_mask[rook.index()] &= !bit;
         let king = board.king_square(color);
-        let (king_to, rook_to) = match side {
-            CastleSide::Short => (File::G, File::F),
-            CastleSide::Long => (File::C, File::D),
-        };
-        let king_to = Square::new(king_to, back_rank);
-        let rook_to = Square::new(rook_to, back_rank);
+        let king_to = side.king_destination(back_rank);
+        let rook_to = side.rook_destination(back_rank);
         let king_path = attacks::between(king, king_to).with(king_to);
         board.castle_king_path[color.index()][side.index()] = king_path;
         board.castle_empty[color.index()][side.index()] = (king_path

@@ -12,7 +12,7 @@
 use super::board::{Board, State};
 use super::moves::{Move, MoveFlag};
 use super::piece::{Color, Piece, PieceKind};
-use super::square::{File, Square};
+use super::square::Square;
 use super::zobrist::{self, Key};
 
 impl Board {
@@ -58,12 +58,9 @@ impl Board {
         match flag {
             MoveFlag::Castle => {
                 let rook = Piece::new(us, PieceKind::Rook);
-                let king_to = mv.castling_king_destination();
-                let rook_to = if king_to.file() == File::G {
-                    Square::new(File::F, from.rank())
-                } else {
-                    Square::new(File::D, from.rank())
-                };
+                let side = mv.castle_side();
+                let king_to = side.king_destination(from.rank());
+                let rook_to = side.rook_destination(from.rank());
                 self.remove_piece(piece, from);
                 self.remove_piece(rook, to);
                 self.put_piece(piece, king_to);
@@ -158,12 +155,9 @@ impl Board {
             MoveFlag::Castle => {
                 let king = Piece::new(us, PieceKind::King);
                 let rook = Piece::new(us, PieceKind::Rook);
-                let king_to = mv.castling_king_destination();
-                let rook_to = if king_to.file() == File::G {
-                    Square::new(File::F, from.rank())
-                } else {
-                    Square::new(File::D, from.rank())
-                };
+                let side = mv.castle_side();
+                let king_to = side.king_destination(from.rank());
+                let rook_to = side.rook_destination(from.rank());
                 self.remove_piece(king, king_to);
                 self.remove_piece(rook, rook_to);
                 self.put_piece(king, from);

@@ -25,8 +25,9 @@
 
 use core::fmt;
 
+use super::castling::CastleSide;
 use super::piece::PieceKind;
-use super::square::{File, Square};
+use super::square::Square;
 
 /// What kind of move a [`Move`] is (its 4-bit flag).
 #[repr(u8)]
@@ -199,16 +200,22 @@ impl Move {
         }
     }
 
+    /// The side a castling move goes to: short when the rook stands on the
+    /// king's h-file side (castling is stored king-takes-rook).
+    #[inline(always)]
+    pub const fn castle_side(self) -> CastleSide {
+        if (self.to() as u8) > (self.from() as u8) {
+            CastleSide::Short
+        } else {
+            CastleSide::Long
+        }
+    }
+
     /// The king's destination for a castling move: the g-file when the rook
     /// is on the king's right, the c-file otherwise (same rank).
-    #[inline]
+    #[inline(always)]
     pub const fn castling_king_destination(self) -> Square {
-        let rank = self.from().rank();
-        if (self.to() as u8) > (self.from() as u8) {
-            Square::new(File::G, rank)
-        } else {
-            Square::new(File::C, rank)
-        }
+        self.castle_side().king_destination(self.from().rank())
     }
 
     /// The move in UCI long algebraic notation: `e2e4`, `e7e8q`, `0000` for

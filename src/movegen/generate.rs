@@ -21,7 +21,7 @@
 //! population counts, which is how perft counts the last ply without
 //! building a list.
 
-use crate::board::{Bitboard, Board, CastleSide, Color, File, Move, MoveFlag, PieceKind, Square};
+use crate::board::{Bitboard, Board, CastleSide, Color, Move, MoveFlag, PieceKind, Square};
 
 use super::attacks;
 use super::move_list::MoveList;
@@ -378,12 +378,8 @@ fn castle_if_safe<S: Sink>(
 ) {
     let rook = board.castle_rooks[us.index()][side.index()];
     let king_path = board.castle_king_path[us.index()][side.index()];
-    let (king_file, rook_file) = match side {
-        CastleSide::Short => (File::G, File::F),
-        CastleSide::Long => (File::C, File::D),
-    };
-    let king_to = Square::new(king_file, king.rank());
-    let rook_to = Square::new(rook_file, king.rank());
+    let king_to = side.king_destination(king.rank());
+    let rook_to = side.rook_destination(king.rank());
     // Attacks are judged on the board after castling; the squares the king
     // crosses are a contiguous run ending at its destination, so this is the
     // same as judging each square as the king passes it.
