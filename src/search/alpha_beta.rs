@@ -6,7 +6,7 @@
 //! with a null window and only answers "better or worse than alpha".
 
 use super::Searcher;
-use super::ordering::{MovePicker, is_good_score};
+use super::ordering::{MovePicker, is_good_score, piece_to};
 use super::params::*;
 use super::see::see_ge;
 use super::tt::Bound;
@@ -145,6 +145,7 @@ impl Searcher {
             {
                 let r =
                     NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / 200).min(3);
+                self.frames[ply].moved = None;
                 board.make_null();
                 let score =
                     -self.negamax(board, -beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
@@ -172,7 +173,8 @@ impl Searcher {
             generate_all(board, &mut list);
             list
         };
-        let mut picker = MovePicker::new(board, moves, tt_move, &self.heuristics, ply);
+        let conts = self.continuations(ply);
+        let mut picker = MovePicker::new(board, moves, tt_move, &self.heuristics, ply, &conts);
         if picker.is_empty() {
             // Step 12. No legal move: checkmate or stalemate.
             return if in_check { -MATE + ply as i32 } else { DRAW };
@@ -215,10 +217,11 @@ impl Searcher {
             }
 
             let history = if quiet {
-                self.heuristics.history(board, mv)
+                self.heuristics.history(board, mv, &conts)
             } else {
                 0
             };
+            self.frames[ply].moved = piece_to(board, mv);
             board.make_move(mv);
             searched += 1;
             let gives_check = board.in_check();
@@ -245,7 +248,7 @@ impl Searcher {
                     reduction += i32::from(!improving);
                     reduction += i32::from(cut_node);
                     reduction -= i32::from(gives_check || in_check);
-                    reduction -= history / 6000;
+                    reduction -= history / 8000;
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 let mut score = -self.negamax(
@@ -280,8 +283,14 @@ impl Searcher {
                     if score >= beta {
                         // Step 15. Beta cut-off: remember the refutation.
                         if quiet {
-                            self.heuristics
-                                .update_quiet(board, mv, &quiets_tried, depth, ply);
+                            self.heuristics.update_quiet(
+                                board,
+                                mv,
+                                &quiets_tried,
+                                depth,
+                                &conts,
+                                ply,
+                            );
                         }
                         break;
                     }

@@ -99,6 +99,9 @@ const CHECK_EVERY: u64 = 1024;
 struct Frame {
     /// Static evaluation of the node (for the "improving" test).
     eval: Score,
+    /// `[piece][to]` of the move made from this node (`None` for a null
+    /// move), the key of the children's continuation histories.
+    moved: Option<usize>,
 }
 
 /// The search engine: long-lived state plus per-search bookkeeping.
@@ -366,6 +369,12 @@ impl Searcher {
         if self.nodes % CHECK_EVERY == 0 && !self.pondering() && self.time.hard_expired() {
             self.stopped = true;
         }
+    }
+
+    /// The continuation-history keys of a node at `ply`.
+    fn continuations(&self, ply: usize) -> ordering::Continuations {
+        let back = |n: usize| ply.checked_sub(n).and_then(|p| self.frames[p].moved);
+        [back(1), back(2)]
     }
 
     /// Records that `mv` is the best move at `ply`: the PV from here is `mv`

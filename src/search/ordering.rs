@@ -38,6 +38,24 @@ pub struct Heuristics {
     history: Vec<i32>,
     /// The quiet move that refuted each `[piece][to]` of the previous move.
     counters: Vec<Move>,
+    /// Continuation history `[previous piece][previous to][piece][to]`: how
+    /// good a quiet move was right after a given move (one ply earlier) or
+    /// after our own previous move (two plies earlier).
+    continuation: Vec<i32>,
+}
+
+/// Number of `[piece][to]` keys (12 coloured pieces × 64 squares).
+pub const PIECE_TO: usize = 12 * 64;
+
+/// The continuation keys of a node: the `[piece][to]` of the moves made one
+/// and two plies earlier (`None` at the root or after a null move).
+pub type Continuations = [Option<usize>; 2];
+
+/// The `[piece][to]` key of `mv` in `board` (before it is made).
+pub fn piece_to(board: &Board, mv: Move) -> Option<usize> {
+    board
+        .piece_on(mv.from())
+        .map(|p| p.index() * 64 + mv.to().index())
 }
 
 impl Default for Heuristics {
@@ -53,6 +71,7 @@ impl Heuristics {
             killers: vec![[Move::NULL; 2]; MAX_PLY as usize + 8],
             history: vec![0; 2 * 64 * 64],
             counters: vec![Move::NULL; 12 * 64],
+            continuation: vec![0; PIECE_TO * PIECE_TO],
         }
     }
 
@@ -75,9 +94,16 @@ impl Heuristics {
         board.side_to_move().index() * 4096 + mv.from().index() * 64 + mv.to().index()
     }
 
-    /// The history score of a quiet move.
-    pub fn history(&self, board: &Board, mv: Move) -> i32 {
-        self.history[Self::history_index(board, mv)]
+    /// The history score of a quiet move: butterfly history plus both
+    /// continuation histories.
+    pub fn history(&self, board: &Board, mv: Move, conts: &Continuations) -> i32 {
+        let mut score = self.history[Self::history_index(board, mv)];
+        if let Some(key) = piece_to(board, mv) {
+            for prev in conts.iter().flatten() {
+                score += self.continuation[prev * PIECE_TO + key];
+            }
+        }
+        score
     }
 
     fn counter_index(board: &Board) -> Option<usize> {
@@ -99,6 +125,7 @@ impl Heuristics {
         best: Move,
         tried: &[Move],
         depth: i32,
+        conts: &Continuations,
         ply: usize,
     ) {
         let killers = &mut self.killers[ply];
@@ -110,9 +137,18 @@ impl Heuristics {
             self.counters[i] = best;
         }
         let bonus = (depth * depth * 8).min(HISTORY_MAX / 4);
-        gravity(&mut self.history[Self::history_index(board, best)], bonus);
+        self.reward(board, best, conts, bonus);
         for &mv in tried.iter().filter(|&&m| m != best) {
-            gravity(&mut self.history[Self::history_index(board, mv)], -bonus);
+            self.reward(board, mv, conts, -bonus);
+        }
+    }
+
+    fn reward(&mut self, board: &Board, mv: Move, conts: &Continuations, bonus: i32) {
+        gravity(&mut self.history[Self::history_index(board, mv)], bonus);
+        if let Some(key) = piece_to(board, mv) {
+            for prev in conts.iter().flatten() {
+                gravity(&mut self.continuation[prev * PIECE_TO + key], bonus);
+            }
         }
     }
 }
@@ -139,6 +175,7 @@ impl MovePicker {
         tt_move: Move,
         heuristics: &Heuristics,
         ply: usize,
+        conts: &Continuations,
     ) -> Self {
         let mut scores = [0; 256];
         let killers = heuristics.killers(ply);
@@ -155,7 +192,7 @@ impl MovePicker {
             } else if mv == counter {
                 COUNTER
             } else {
-                heuristics.history(board, mv)
+                heuristics.history(board, mv, conts)
             };
         }
         Self {

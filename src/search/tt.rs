@@ -82,9 +82,9 @@ impl TranspositionTable {
             }
             if buckets == 1 {
                 // Not even 32 bytes: nothing sensible is left to do.
-                std::alloc::handle_alloc_error(std::alloc::Layout::new::<
-                    [u64; ENTRIES_PER_BUCKET],
-                >());
+                std::alloc::handle_alloc_error(
+                    std::alloc::Layout::new::<[u64; ENTRIES_PER_BUCKET]>(),
+                );
             }
             buckets /= 2;
         }
