@@ -266,6 +266,23 @@ fn bad_input_battery_never_crashes_or_changes_state() {
         "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"
     );
 
+    // Absurd numbers are clamped, not overflowed.
+    for go in [
+        "go depth 99999999999999999999999 nodes 2000",
+        "go mate 4294967296 nodes 2000",
+        "go wtime 18446744073709551615 btime 18446744073709551615 winc 18446744073709551615 binc 18446744073709551615 movestogo 18446744073709551615 depth 2",
+        "go movetime 18446744073709551615 depth 2",
+        "go wtime 0 btime 0",
+    ] {
+        e.send(go);
+        let lines = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+        assert!(
+            lines.iter().all(|l| !l.contains("internal error")),
+            "{go}: {lines:?}"
+        );
+        assert_ne!(lines.last().unwrap(), "bestmove 0000", "{go}");
+    }
+
     // Still searching normally afterwards.
     e.send("go depth 3");
     let lines = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));

@@ -259,7 +259,7 @@ impl Searcher {
                 break;
             }
             if let Some(mate) = limits.mate {
-                if is_mate(score) && score > 0 && MATE - score < 2 * mate {
+                if is_mate(score) && score > 0 && MATE - score < mate.saturating_mul(2) {
                     break;
                 }
             }

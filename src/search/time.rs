@@ -71,7 +71,7 @@ impl TimeManager {
     /// hard limit.
     pub fn soft_expired(&self, scale_percent: u64) -> bool {
         let Some(soft) = self.soft else { return false };
-        let target = (soft * scale_percent / 100).min(self.hard.unwrap_or(u64::MAX));
+        let target = (soft.saturating_mul(scale_percent) / 100).min(self.hard.unwrap_or(u64::MAX));
         self.elapsed().as_millis() >= u128::from(target)
     }
 }
@@ -100,9 +100,9 @@ pub fn budget(limits: &Limits, move_overhead: u64) -> (Option<u64>, Option<u64>)
     } else {
         TIME_MAX_SHARE_PERCENT
     };
-    let cap = available * max_share / 100;
-    let soft = available / moves_to_go + clock.increment * 3 / 4;
-    let hard = (soft * TIME_HARD_FACTOR).min(cap).max(1);
+    let cap = available / 100 * max_share + available % 100 * max_share / 100;
+    let soft = (available / moves_to_go).saturating_add(clock.increment / 4 * 3);
+    let hard = soft.saturating_mul(TIME_HARD_FACTOR).min(cap).max(1);
     (Some(soft.min(hard).max(1)), Some(hard))
 }
 
@@ -137,6 +137,19 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn huge_numbers_do_not_overflow() {
+        let (soft, hard) = budget(&clock(u64::MAX, u64::MAX, Some(u64::MAX)), u64::MAX);
+        assert_eq!((soft, hard), (Some(1), Some(1)));
+        let (soft, hard) = budget(&clock(u64::MAX, u64::MAX, None), 30);
+        assert!(soft.unwrap() <= hard.unwrap());
+        let movetime = Limits {
+            movetime: Some(u64::MAX),
+            ..Limits::default()
+        };
+        assert!(budget(&movetime, u64::MAX).0.is_some());
     }
 
     #[test]
