@@ -13,6 +13,7 @@ pub mod eval;
 pub mod movegen;
 pub mod search;
 pub mod uci;
+pub mod xboard;
 
 /// Identification of the tables baked into this binary.
 pub mod build_info {

@@ -16,14 +16,41 @@ fn main() -> ExitCode {
         }
         Some("perft") => perft_command(&args[1..]),
         Some("bench") => bench_command(&args[1..]),
+        Some("xboard") => {
+            kiln::xboard::run_stdio();
+            ExitCode::SUCCESS
+        }
         Some(other) => {
             eprintln!("kiln: unknown command '{other}' (try --version)");
             ExitCode::from(2)
         }
         None => {
-            kiln::uci::run_stdio();
+            run_protocol();
             ExitCode::SUCCESS
         }
+    }
+}
+
+/// Speaks UCI, unless the first non-blank input line is `xboard`: then
+/// CECP, as XBoard expects of an engine started without arguments.
+fn run_protocol() {
+    use std::io::{BufRead, BufReader, Cursor, Read};
+    let mut first = Vec::new();
+    loop {
+        let start = first.len();
+        // Stdin is buffered globally, so what is not read here stays there
+        // for the protocol loop.
+        match std::io::stdin().lock().read_until(b'\n', &mut first) {
+            Ok(n) if n > 0 && first[start..].iter().all(u8::is_ascii_whitespace) => continue,
+            _ => break,
+        }
+    }
+    let is_xboard = first.trim_ascii() == b"xboard";
+    let input = Cursor::new(first);
+    if is_xboard {
+        kiln::xboard::run(input.chain(BufReader::new(std::io::stdin())));
+    } else {
+        kiln::uci::Engine::new().run(input.chain(std::io::stdin().lock()));
     }
 }
 

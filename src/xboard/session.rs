@@ -1,0 +1,855 @@
+//! The CECP session: game state, engine state and the event loop.
+//!
+//! CECP is stateful: the engine keeps the game, knows which side it plays,
+//! runs its own clock and announces results. Three threads cooperate:
+//! - an input thread turns stdin into [`Event::Line`]s (lossy UTF-8,
+//!   bounded line length, so no input can panic or exhaust memory);
+//! - a search thread, one per search, owns the [`Searcher`] while it runs
+//!   and posts [`Event::SearchDone`] when it ends;
+//! - the session thread handles both kinds of event in arrival order.
+//!
+//! Only the session thread changes the board or writes `move`, so a move
+//! is always applied before any command the GUI sends in reply to it. The
+//! search thread writes thinking lines, always before its `SearchDone`.
+//! Cancelling a search (on `force`, `new`, `undo`…) sets its stop flag and
+//! joins it; its `SearchDone` arrives later with a stale id and is ignored.
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::Instant;
+
+use super::command::{Command, CommandError, parse};
+use super::notation::{move_text, parse_move, thinking_line};
+use super::outcome::Outcome;
+use super::time_control::TimeControl;
+use crate::board::{Board, Color, Move};
+use crate::eval::score::{Score, is_mate};
+use crate::movegen::{MoveList, count_legal, generate_all};
+use crate::search::limits::Limits;
+use crate::search::tt::TranspositionTable;
+use crate::search::{SearchResult, SearchShared, Searcher};
+
+/// Stack for the search thread: the recursion keeps a move list per ply.
+const SEARCH_STACK_BYTES: usize = 32 << 20;
+/// Clock reserve for the pipe, XBoard and the operating system.
+const MOVE_OVERHEAD_MS: u64 = 50;
+/// Hash size until the GUI sends `memory`.
+const DEFAULT_HASH_MIB: u64 = 16;
+/// Largest hash the `memory` command may ask for.
+const MAX_HASH_MIB: u64 = 65_536;
+/// Longer input lines are cut here (the longest real command, `setboard`,
+/// is under 100 bytes).
+const MAX_LINE_BYTES: usize = 16 * 1024;
+/// Longest piece of GUI input echoed back in an error message.
+const MAX_ECHO_CHARS: usize = 80;
+
+/// Resignation (only with `option Resign=1`): the engine resigns when its
+/// last [`RESIGN_AFTER`] searches all scored at or below this, or when it
+/// sees itself mated.
+const RESIGN_SCORE: Score = -800;
+/// See [`RESIGN_SCORE`].
+const RESIGN_AFTER: usize = 3;
+/// Draw offers are accepted when nobody can force mate any more, or from
+/// move [`DRAW_ACCEPT_FROM_MOVE`] on when the last [`DRAW_ACCEPT_STABLE`]
+/// search scores all lie within this many centipawns of zero.
+const DRAW_ACCEPT_SCORE: Score = 15;
+/// See [`DRAW_ACCEPT_SCORE`].
+const DRAW_ACCEPT_FROM_MOVE: u16 = 40;
+/// See [`DRAW_ACCEPT_SCORE`].
+const DRAW_ACCEPT_STABLE: usize = 3;
+/// A repetition or fifty-move draw reached by the opponent's move is a
+/// claim, not an obligation: the engine plays on instead when its last
+/// score was above this.
+const CLAIM_UNLESS_ABOVE: Score = 100;
+
+/// Writes one line to stdout and flushes it. Errors (a closed pipe) are
+/// ignored: the GUI has gone, and end of input will follow.
+fn send(line: &str) {
+    let mut out = io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// The `feature` reply to `protover 2`.
+pub fn feature_line() -> String {
+    format!(
+        "feature myname=\"Kiln {}\" setboard=1 usermove=1 ping=1 playother=1 draw=1 \
+         reuse=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 nps=0 debug=1 \
+         variants=\"normal,fischerandom\" option=\"Resign -check 0\" done=1",
+        crate::build_info::VERSION
+    )
+}
+
+/// Something for the session thread to handle.
+#[derive(Debug)]
+enum Event {
+    /// A line from the GUI.
+    Line(String),
+    /// End of input (or a read error).
+    Eof,
+    /// The search with this id has finished and can be joined.
+    SearchDone(u64),
+}
+
+/// Which side, if any, the engine plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// `force`: the engine only records moves.
+    Force,
+    /// The engine plays this colour.
+    Play(Color),
+    /// `analyze`: search the position until told otherwise.
+    Analyze,
+}
+
+/// What a running search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TaskKind {
+    /// Choosing the engine's move.
+    Think,
+    /// Analysis mode: no move is played.
+    Analyze,
+}
+
+/// A running search.
+#[derive(Debug)]
+struct Task {
+    id: u64,
+    kind: TaskKind,
+    handle: JoinHandle<(Searcher, SearchResult)>,
+    shared: Arc<SearchShared>,
+    started: Instant,
+}
+
+/// The latest finished iteration, for the `.` status command.
+#[derive(Clone, Debug, Default)]
+struct Progress {
+    depth: i32,
+    nodes: u64,
+    best: Option<String>,
+}
+
+/// The state of one CECP session.
+#[derive(Debug)]
+struct Session {
+    board: Board,
+    /// Fischer Random: castling is written `O-O` / `O-O-O`.
+    frc: bool,
+    /// False after a rejected `setboard`: moves are refused until the next
+    /// `new` or good `setboard`, as the protocol suggests.
+    position_valid: bool,
+    mode: Mode,
+    /// A result has been announced or received: the engine does not move.
+    game_over: bool,
+    time_control: TimeControl,
+    depth_limit: Option<i32>,
+    /// The engine's clock in milliseconds (from `time`, else kept here).
+    own_ms: u64,
+    /// The engine's moves since the time control was set.
+    moves_made: u32,
+    post: Arc<AtomicBool>,
+    /// `hard`/`easy`: recorded only, since Kiln does not ponder.
+    ponder: bool,
+    resign_enabled: bool,
+    hash_mib: u64,
+    /// A `memory` request that arrived while the searcher was busy.
+    pending_hash: Option<u64>,
+    /// The searcher while no search runs.
+    searcher: Option<Searcher>,
+    task: Option<Task>,
+    next_task_id: u64,
+    events: Sender<Event>,
+    /// `ping`s received while the engine was thinking about its move:
+    /// answered after the move, as the protocol requires.
+    deferred_pongs: Vec<String>,
+    /// Scores of the engine's own searches this game, latest last.
+    scores: Vec<Score>,
+    /// The opponent has offered a draw that the next move may accept.
+    draw_offered: bool,
+    progress: Arc<Mutex<Progress>>,
+    /// Legal moves at the root of the current analysis.
+    root_moves: usize,
+}
+
+impl Session {
+    fn new(events: Sender<Event>) -> Self {
+        let time_control = TimeControl::default();
+        Self {
+            board: Board::startpos(),
+            frc: false,
+            position_valid: true,
+            mode: Mode::Play(Color::Black),
+            game_over: false,
+            own_ms: time_control.initial_ms(),
+            time_control,
+            depth_limit: None,
+            moves_made: 0,
+            post: Arc::new(AtomicBool::new(false)),
+            ponder: false,
+            resign_enabled: false,
+            hash_mib: DEFAULT_HASH_MIB,
+            pending_hash: None,
+            searcher: None,
+            task: None,
+            next_task_id: 0,
+            events,
+            deferred_pongs: Vec::new(),
+            scores: Vec::new(),
+            draw_offered: false,
+            progress: Arc::new(Mutex::new(Progress::default())),
+            root_moves: 0,
+        }
+    }
+
+    /// Handles events until `quit` or the end of input.
+    fn run(&mut self, events: &Receiver<Event>) {
+        while let Ok(event) = events.recv() {
+            match event {
+                Event::Line(line) => {
+                    if !self.handle_line(&line) {
+                        break;
+                    }
+                }
+                Event::SearchDone(id) => self.search_done(id),
+                Event::Eof => {
+                    // Input ended while the engine was choosing a move
+                    // (`go` piped from a script): finish it and play it.
+                    while self
+                        .task
+                        .as_ref()
+                        .is_some_and(|t| t.kind == TaskKind::Think)
+                    {
+                        match events.recv() {
+                            Ok(Event::SearchDone(id)) => self.search_done(id),
+                            Ok(_) => {}
+                            Err(_) => break,
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        self.cancel_task();
+    }
+
+    /// Handles one line; returns `false` on `quit`.
+    fn handle_line(&mut self, line: &str) -> bool {
+        let command = match parse(line) {
+            Ok(command) => command,
+            Err(CommandError::Empty) => return true,
+            Err(error) => {
+                reply_error(&error.to_string(), line);
+                return true;
+            }
+        };
+        match command {
+            Command::Xboard | Command::FeatureReply | Command::Ignored => {}
+            Command::Protover(version) => {
+                if version >= 2 {
+                    send(&feature_line());
+                }
+            }
+            Command::New => self.new_game(),
+            Command::Variant(name) => match name.as_str() {
+                "normal" => self.frc = false,
+                "fischerandom" => self.frc = true,
+                _ => reply_error("unsupported variant", line),
+            },
+            Command::Quit => return false,
+            Command::Force => {
+                self.cancel_task();
+                self.mode = Mode::Force;
+            }
+            Command::Go => {
+                if self
+                    .task
+                    .as_ref()
+                    .is_some_and(|t| t.kind == TaskKind::Think)
+                {
+                    return true;
+                }
+                if !self.position_valid {
+                    reply_error("no valid position", line);
+                    return true;
+                }
+                self.cancel_task();
+                self.mode = Mode::Play(self.board.side_to_move());
+                self.start_thinking();
+            }
+            Command::PlayOther => {
+                self.cancel_task();
+                self.mode = Mode::Play(!self.board.side_to_move());
+            }
+            Command::TimeControl(time_control) => {
+                self.time_control = time_control;
+                self.own_ms = time_control.initial_ms();
+                self.moves_made = 0;
+            }
+            Command::Depth(depth) => self.depth_limit = Some(depth.max(1)),
+            Command::Time(ms) => self.own_ms = ms,
+            // The opponent's clock plays no part in Kiln's time management.
+            Command::OpponentTime(_) => {}
+            Command::UserMove(text) => self.user_move(&text),
+            Command::MoveNow => {
+                if let Some(task) = self.task.as_ref().filter(|t| t.kind == TaskKind::Think) {
+                    task.shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            Command::Ping(n) => {
+                if self
+                    .task
+                    .as_ref()
+                    .is_some_and(|t| t.kind == TaskKind::Think)
+                {
+                    self.deferred_pongs.push(n);
+                } else {
+                    send(&format!("pong {n}"));
+                }
+            }
+            Command::Draw => self.draw_offered = true,
+            Command::Result(_) => {
+                self.cancel_task();
+                self.game_over = true;
+                self.draw_offered = false;
+            }
+            Command::SetBoard(fen) => self.set_board(&fen, line),
+            Command::Undo => self.take_back(1, line),
+            Command::Remove => self.take_back(2, line),
+            Command::Ponder(on) => self.ponder = on,
+            Command::Post(on) => self.post.store(on, Ordering::Relaxed),
+            Command::Analyze => {
+                self.cancel_task();
+                self.mode = Mode::Analyze;
+                self.start_analysis();
+            }
+            Command::Exit => {
+                if self.mode == Mode::Analyze {
+                    self.cancel_task();
+                    self.mode = Mode::Force;
+                }
+            }
+            Command::Status => self.status(),
+            // A hint would need a search of the opponent's position;
+            // ignoring `hint` is allowed.
+            Command::Hint => {}
+            Command::Memory(mib) => self.set_hash(mib),
+            Command::Cores(cores) => {
+                if cores != 1 {
+                    send(&format!("# cores {cores}: Kiln searches with one thread"));
+                }
+            }
+            Command::EngineOption { name, value } => self.set_option(&name, value.as_deref(), line),
+        }
+        true
+    }
+
+    fn new_game(&mut self) {
+        self.cancel_task();
+        self.board = Board::startpos();
+        self.frc = false;
+        self.position_valid = true;
+        self.game_over = false;
+        if self.mode != Mode::Analyze {
+            self.mode = Mode::Play(Color::Black);
+        }
+        self.depth_limit = None;
+        self.own_ms = self.time_control.initial_ms();
+        self.moves_made = 0;
+        self.scores.clear();
+        self.draw_offered = false;
+        self.searcher().new_game();
+        if self.mode == Mode::Analyze {
+            self.start_analysis();
+        }
+    }
+
+    fn set_board(&mut self, fen: &str, line: &str) {
+        self.cancel_task();
+        match Board::from_fen(fen) {
+            Ok(board) => {
+                self.board = board;
+                self.position_valid = true;
+                self.game_over = false;
+                self.scores.clear();
+                self.draw_offered = false;
+            }
+            Err(error) => {
+                self.position_valid = false;
+                send("tellusererror Illegal position");
+                reply_error(&format!("illegal position: {error}"), line);
+            }
+        }
+        if self.mode == Mode::Analyze {
+            self.start_analysis();
+        }
+    }
+
+    fn user_move(&mut self, text: &str) {
+        let shown = clip(text);
+        if !self.position_valid {
+            send(&format!("Illegal move (no valid position): {shown}"));
+            return;
+        }
+        if self
+            .task
+            .as_ref()
+            .is_some_and(|t| t.kind == TaskKind::Think)
+        {
+            send(&format!("Illegal move (engine is on move): {shown}"));
+            return;
+        }
+        let Some(mv) = parse_move(&self.board, text) else {
+            send(&format!("Illegal move: {shown}"));
+            return;
+        };
+        self.cancel_task();
+        self.board.make_move(mv);
+        if self.mode == Mode::Analyze {
+            self.start_analysis();
+        } else {
+            self.start_thinking();
+        }
+    }
+
+    /// `undo` (1) and `remove` (2).
+    fn take_back(&mut self, plies: usize, line: &str) {
+        self.cancel_task();
+        if !self.position_valid {
+            reply_error("no valid position", line);
+        } else if self.board.game_ply() < plies {
+            reply_error("no move to take back", line);
+        } else {
+            for _ in 0..plies {
+                self.board.unmake_move();
+            }
+            self.game_over = false;
+            self.draw_offered = false;
+        }
+        if self.mode == Mode::Analyze {
+            self.start_analysis();
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>, line: &str) {
+        match (name, value) {
+            ("Resign", Some("0")) => self.resign_enabled = false,
+            ("Resign", Some("1")) => self.resign_enabled = true,
+            ("Resign", _) => reply_error("bad option value: expected 0 or 1", line),
+            _ => reply_error("unknown option", line),
+        }
+    }
+
+    fn set_hash(&mut self, mib: u64) {
+        let mib = mib.clamp(1, MAX_HASH_MIB);
+        if self.task.is_some() {
+            self.pending_hash = Some(mib);
+            return;
+        }
+        self.hash_mib = mib;
+        let searcher = self.searcher();
+        if searcher.tt.size_mib() != mib {
+            // Drop the old table first so both never coexist.
+            searcher.tt = TranspositionTable::new(1);
+            searcher.tt = TranspositionTable::new(mib);
+            let got = searcher.tt.size_mib();
+            if got < mib {
+                send(&format!(
+                    "# not enough memory for {mib} MiB of hash; using {got} MiB"
+                ));
+            }
+        }
+    }
+
+    /// The searcher; only called while no search runs.
+    fn searcher(&mut self) -> &mut Searcher {
+        let mib = self.hash_mib;
+        self.searcher.get_or_insert_with(|| Searcher::new(mib))
+    }
+
+    /// Starts choosing a move if the engine is to move in a live game; if
+    /// the game is over by rule, announces the result instead.
+    fn start_thinking(&mut self) {
+        if self.task.is_some() || self.game_over || !self.position_valid {
+            return;
+        }
+        if self.mode != Mode::Play(self.board.side_to_move()) {
+            return;
+        }
+        if self.announce_outcome() {
+            return;
+        }
+        let limits = self
+            .time_control
+            .limits(self.own_ms, self.moves_made, self.depth_limit);
+        self.spawn(TaskKind::Think, limits);
+    }
+
+    fn start_analysis(&mut self) {
+        if self.task.is_none() && self.position_valid {
+            let limits = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            self.spawn(TaskKind::Analyze, limits);
+        }
+    }
+
+    /// Moves the searcher onto a new search thread.
+    fn spawn(&mut self, kind: TaskKind, limits: Limits) {
+        let searcher = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| Searcher::new(self.hash_mib));
+        let id = self.next_task_id;
+        self.next_task_id += 1;
+        let shared = Arc::new(SearchShared::new(false));
+        let thread_shared = Arc::clone(&shared);
+        let mut board = self.board.clone();
+        let post = Arc::clone(&self.post);
+        let frc = self.frc;
+        let events = self.events.clone();
+        let progress = Arc::clone(&self.progress);
+        if let Ok(mut p) = progress.lock() {
+            *p = Progress::default();
+        }
+        self.root_moves = usize::try_from(count_legal(&self.board)).unwrap_or(0);
+        let analysing = kind == TaskKind::Analyze;
+
+        let spawned = thread::Builder::new()
+            .name("xboard-search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let mut searcher = searcher;
+                let result = searcher.search(
+                    &mut board,
+                    &limits,
+                    MOVE_OVERHEAD_MS,
+                    thread_shared,
+                    &mut |report| {
+                        if report.pv.is_empty() {
+                            return;
+                        }
+                        if report.bound.is_none() {
+                            if let Ok(mut p) = progress.lock() {
+                                p.depth = report.depth;
+                                p.nodes = report.nodes;
+                                p.best = report.pv.first().map(|&mv| move_text(mv, frc));
+                            }
+                        }
+                        // Analysis always shows its thinking: it has no other output.
+                        if analysing || post.load(Ordering::Relaxed) {
+                            send(&thinking_line(report, frc));
+                        }
+                    },
+                );
+                let _ = events.send(Event::SearchDone(id));
+                (searcher, result)
+            });
+        match spawned {
+            Ok(handle) => {
+                self.task = Some(Task {
+                    id,
+                    kind,
+                    handle,
+                    shared,
+                    started: Instant::now(),
+                })
+            }
+            Err(error) => {
+                send(&format!("# cannot start the search thread: {error}"));
+                if kind == TaskKind::Think {
+                    self.play(None, 0);
+                }
+            }
+        }
+    }
+
+    /// A search has posted `SearchDone`: join it, and play its move if it
+    /// was choosing one.
+    fn search_done(&mut self, id: u64) {
+        // A cancelled search's notice comes late, with a stale id.
+        let Some(task) = self.task.take_if(|t| t.id == id) else {
+            return;
+        };
+        let elapsed_ms = u64::try_from(task.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let result = self.reclaim(task.handle);
+        if task.kind == TaskKind::Think {
+            self.play(result, elapsed_ms);
+        }
+        self.flush_pongs();
+    }
+
+    /// Stops the running search, if any, without playing its move.
+    fn cancel_task(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.shared.stop.store(true, Ordering::Relaxed);
+            let _ = self.reclaim(task.handle);
+        }
+        self.flush_pongs();
+    }
+
+    /// Joins a search thread and takes the searcher back.
+    fn reclaim(&mut self, handle: JoinHandle<(Searcher, SearchResult)>) -> Option<SearchResult> {
+        let result = match handle.join() {
+            Ok((searcher, result)) => {
+                self.searcher = Some(searcher);
+                Some(result)
+            }
+            Err(_) => {
+                // A panic in the search is a bug; keep the game alive with a
+                // fresh searcher rather than dying with it.
+                send("# internal error: the search failed; hash table reset");
+                self.searcher = None;
+                None
+            }
+        };
+        if let Some(mib) = self.pending_hash.take() {
+            self.set_hash(mib);
+        }
+        result
+    }
+
+    fn flush_pongs(&mut self) {
+        for n in self.deferred_pongs.drain(..) {
+            send(&format!("pong {n}"));
+        }
+    }
+
+    /// Plays the engine's move (or resigns), then announces the result if
+    /// the move ended the game. Without a search result (a failed search)
+    /// the first legal move is played so the game goes on.
+    fn play(&mut self, result: Option<SearchResult>, elapsed_ms: u64) {
+        if self.game_over || self.mode != Mode::Play(self.board.side_to_move()) {
+            return;
+        }
+        let best = match result.filter(|r| !r.best.is_null()) {
+            Some(result) => {
+                self.scores.push(result.score);
+                result.best
+            }
+            None => match first_legal_move(&self.board) {
+                Some(mv) => mv,
+                None => {
+                    if let Some(outcome) = Outcome::of(&self.board) {
+                        send(&outcome.to_string());
+                    }
+                    self.game_over = true;
+                    return;
+                }
+            },
+        };
+        if self.should_resign() {
+            send("resign");
+            self.game_over = true;
+            return;
+        }
+        if std::mem::take(&mut self.draw_offered) && self.accepts_draw() {
+            send("offer draw");
+        }
+        self.moves_made = self.moves_made.saturating_add(1);
+        self.own_ms = self
+            .time_control
+            .clock_after_move(self.own_ms, elapsed_ms, self.moves_made);
+        let text = move_text(best, self.frc);
+        self.board.make_move(best);
+        send(&format!("move {text}"));
+        self.announce_outcome();
+    }
+
+    /// Announces the result if the game is over by rule, and returns whether
+    /// it did. A claimable draw (repetition, fifty moves) is not claimed
+    /// while the engine's last score says it is winning: it plays on.
+    fn announce_outcome(&mut self) -> bool {
+        let Some(outcome) = Outcome::of(&self.board) else {
+            return false;
+        };
+        let winning = self.scores.last().is_some_and(|&s| s > CLAIM_UNLESS_ABOVE);
+        if outcome.is_final() || !winning {
+            send(&outcome.to_string());
+            self.game_over = true;
+            return true;
+        }
+        false
+    }
+
+    /// Resign (when enabled) once mated, or after [`RESIGN_AFTER`]
+    /// searches in a row at or below [`RESIGN_SCORE`].
+    fn should_resign(&self) -> bool {
+        if !self.resign_enabled {
+            return false;
+        }
+        let mated = self.scores.last().is_some_and(|&s| is_mate(s) && s < 0);
+        let recent = self.scores.iter().rev().take(RESIGN_AFTER);
+        mated || (self.scores.len() >= RESIGN_AFTER && recent.clone().all(|&s| s <= RESIGN_SCORE))
+    }
+
+    /// The draw-offer policy: accept when no side can force mate, or late
+    /// in the game when the last few searches all scored close to zero.
+    fn accepts_draw(&self) -> bool {
+        if !self.board.can_force_mate() {
+            return true;
+        }
+        self.board.fullmove_number() >= DRAW_ACCEPT_FROM_MOVE
+            && self.scores.len() >= DRAW_ACCEPT_STABLE
+            && self
+                .scores
+                .iter()
+                .rev()
+                .take(DRAW_ACCEPT_STABLE)
+                .all(|&s| s.abs() <= DRAW_ACCEPT_SCORE)
+    }
+
+    /// `.` in analysis mode: `stat01: time nodes ply mvleft mvtot mvname`,
+    /// from the latest finished iteration (so no moves are left at its depth).
+    fn status(&self) {
+        if self.mode != Mode::Analyze {
+            return;
+        }
+        let centis = self
+            .task
+            .as_ref()
+            .map_or(0, |t| t.started.elapsed().as_millis() / 10);
+        let progress = self.progress.lock().map(|p| p.clone()).unwrap_or_default();
+        let mut line = format!(
+            "stat01: {centis} {} {} 0 {}",
+            progress.nodes, progress.depth, self.root_moves
+        );
+        if let Some(best) = progress.best {
+            line.push(' ');
+            line.push_str(&best);
+        }
+        send(&line);
+    }
+}
+
+fn first_legal_move(board: &Board) -> Option<Move> {
+    let mut moves = MoveList::new();
+    generate_all(board, &mut moves);
+    moves.iter().next().copied()
+}
+
+/// GUI input shortened for echoing.
+fn clip(text: &str) -> String {
+    text.trim().chars().take(MAX_ECHO_CHARS).collect()
+}
+
+/// `Error (<reason>): <command>`.
+fn reply_error(reason: &str, line: &str) {
+    send(&format!("Error ({reason}): {}", clip(line)));
+}
+
+/// Reads lines into events until end of input.
+fn read_lines(mut input: impl BufRead, events: &Sender<Event>) {
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match read_bounded_line(&mut input, &mut buffer) {
+            Ok(true) => {
+                let line = String::from_utf8_lossy(&buffer).into_owned();
+                if events.send(Event::Line(line)).is_err() {
+                    return;
+                }
+            }
+            Ok(false) | Err(_) => {
+                let _ = events.send(Event::Eof);
+                return;
+            }
+        }
+    }
+}
+
+/// Reads one line into `buffer`, keeping at most [`MAX_LINE_BYTES`] of it.
+/// Returns `false` at end of input.
+fn read_bounded_line(input: &mut impl BufRead, buffer: &mut Vec<u8>) -> io::Result<bool> {
+    let mut read_any = false;
+    loop {
+        let (used, done) = {
+            let available = match input.fill_buf() {
+                Ok(available) => available,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if available.is_empty() {
+                return Ok(read_any);
+            }
+            read_any = true;
+            let (chunk, used, done) = match available.iter().position(|&b| b == b'\n') {
+                Some(i) => (&available[..i], i + 1, true),
+                None => (available, available.len(), false),
+            };
+            let room = MAX_LINE_BYTES.saturating_sub(buffer.len());
+            buffer.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            (used, done)
+        };
+        input.consume(used);
+        if done {
+            return Ok(true);
+        }
+    }
+}
+
+/// Runs a CECP session on `input` until `quit` or the end of input.
+pub fn run(input: impl BufRead + Send + 'static) {
+    let (events, receiver) = mpsc::channel();
+    let reader_events = events.clone();
+    let reader = thread::Builder::new()
+        .name("xboard-input".into())
+        .spawn(move || read_lines(input, &reader_events));
+    if let Err(error) = reader {
+        send(&format!("# cannot start the input thread: {error}"));
+        return;
+    }
+    Session::new(events).run(&receiver);
+}
+
+/// Runs a CECP session on stdin.
+pub fn run_stdio() {
+    run(io::BufReader::new(io::stdin()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounded_lines() {
+        let long = "x".repeat(MAX_LINE_BYTES * 2);
+        let text = format!("ping 1\r\n{long}\nlast");
+        let mut input = io::Cursor::new(text.into_bytes());
+        let mut buffer = Vec::new();
+        assert!(read_bounded_line(&mut input, &mut buffer).unwrap());
+        assert_eq!(buffer, b"ping 1\r");
+        buffer.clear();
+        assert!(read_bounded_line(&mut input, &mut buffer).unwrap());
+        assert_eq!(buffer.len(), MAX_LINE_BYTES);
+        buffer.clear();
+        assert!(read_bounded_line(&mut input, &mut buffer).unwrap());
+        assert_eq!(buffer, b"last");
+        buffer.clear();
+        assert!(!read_bounded_line(&mut input, &mut buffer).unwrap());
+    }
+
+    #[test]
+    fn features() {
+        let line = feature_line();
+        for feature in [
+            "setboard=1",
+            "usermove=1",
+            "ping=1",
+            "sigint=0",
+            "sigterm=0",
+            "colors=0",
+            "analyze=1",
+            "memory=1",
+            "smp=1",
+            "variants=\"normal,fischerandom\"",
+        ] {
+            assert!(line.contains(feature), "{feature}");
+        }
+        assert!(line.starts_with("feature myname=\"Kiln "));
+        assert!(line.ends_with(" done=1"));
+    }
+}

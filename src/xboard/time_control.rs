@@ -1,0 +1,241 @@
+//! CECP time controls and their translation into search [`Limits`].
+//!
+//! XBoard describes time in three ways: conventional (`level 40 5 0`: 40
+//! moves in 5 minutes, repeating), incremental (`level 0 2:30 1`: the whole
+//! game in 2½ minutes plus 1 second a move) and fixed time per move
+//! (`st 10`). Before each move it sends the engine's clock with `time`
+//! (centiseconds). The search's own time manager does the budgeting; this
+//! module only fills in the [`Clock`] it reads (remaining time, increment,
+//! moves until the next control) or a fixed `movetime`.
+
+use crate::search::limits::{Clock, Limits};
+
+use super::command::CommandError;
+
+/// How the game is timed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// `level MPS BASE INC`: `moves` per session (0: the whole game),
+    /// `base_ms` per session, `increment_ms` added after every move.
+    Level {
+        /// Moves per session; 0 means one session for the whole game.
+        moves: u32,
+        /// Time per session in milliseconds.
+        base_ms: u64,
+        /// Increment per move in milliseconds.
+        increment_ms: u64,
+    },
+    /// `st TIME`: at most this many milliseconds for every move.
+    MoveTime(u64),
+}
+
+impl Default for TimeControl {
+    /// 40 moves in 5 minutes, XBoard's own default, until the GUI says
+    /// otherwise.
+    fn default() -> Self {
+        TimeControl::Level {
+            moves: 40,
+            base_ms: 300_000,
+            increment_ms: 0,
+        }
+    }
+}
+
+impl TimeControl {
+    /// The clock at the start of a game (the base time; for `st`, the time
+    /// per move).
+    pub fn initial_ms(&self) -> u64 {
+        match *self {
+            TimeControl::Level { base_ms, .. } => base_ms,
+            TimeControl::MoveTime(ms) => ms,
+        }
+    }
+
+    /// Search limits for the engine's next move, given its clock
+    /// (`own_ms`), the moves it has made since the control was set
+    /// (`moves_made`) and the `sd` depth limit.
+    pub fn limits(&self, own_ms: u64, moves_made: u32, depth: Option<i32>) -> Limits {
+        let mut limits = Limits {
+            depth,
+            ..Limits::default()
+        };
+        match *self {
+            TimeControl::MoveTime(ms) => limits.movetime = Some(ms),
+            TimeControl::Level {
+                moves,
+                increment_ms,
+                ..
+            } => {
+                limits.clock = Some(Clock {
+                    time: own_ms,
+                    increment: increment_ms,
+                    moves_to_go: (moves > 0).then(|| u64::from(moves - moves_made % moves)),
+                })
+            }
+        }
+        limits
+    }
+
+    /// The engine's clock after a move that took `elapsed_ms`, when the GUI
+    /// does not send `time` (typing at a terminal): the increment is added,
+    /// and a new session's base time when `moves_made` (counting this move)
+    /// completes one.
+    pub fn clock_after_move(&self, own_ms: u64, elapsed_ms: u64, moves_made: u32) -> u64 {
+        match *self {
+            TimeControl::MoveTime(ms) => ms,
+            TimeControl::Level {
+                moves,
+                base_ms,
+                increment_ms,
+            } => {
+                let mut left = own_ms.saturating_sub(elapsed_ms) + increment_ms;
+                if moves > 0 && moves_made % moves == 0 {
+                    left += base_ms;
+                }
+                left
+            }
+        }
+    }
+}
+
+/// Parses the arguments of `level MPS BASE INC`. BASE is minutes or
+/// `minutes:seconds`, and anything after that (a future extension such
+/// as `25+5`) is ignored, as the protocol asks; INC is seconds and may
+/// have a fraction.
+pub fn parse_level(args: &str) -> Result<TimeControl, CommandError> {
+    let mut words = args.split_whitespace();
+    let (Some(mps), Some(base), Some(inc)) = (words.next(), words.next(), words.next()) else {
+        return Err(CommandError::MissingArgument(
+            "level arguments (MPS BASE INC)",
+        ));
+    };
+    if words.next().is_some() {
+        return Err(CommandError::BadArgument("level: too many arguments"));
+    }
+    let moves = mps
+        .parse::<u32>()
+        .map_err(|_| CommandError::BadArgument("level moves per session"))?;
+    let base_ms = parse_base(base).ok_or(CommandError::BadArgument("level base time"))?;
+    let increment_ms = parse_seconds(inc).ok_or(CommandError::BadArgument("level increment"))?;
+    Ok(TimeControl::Level {
+        moves,
+        base_ms,
+        increment_ms,
+    })
+}
+
+/// `MIN` or `MIN:SEC` (either may have a fraction) in milliseconds;
+/// trailing characters after the number are ignored.
+fn parse_base(text: &str) -> Option<u64> {
+    let numeric_end = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ':'))
+        .unwrap_or(text.len());
+    let text = &text[..numeric_end];
+    let (minutes, seconds) = match text.split_once(':') {
+        Some((m, s)) => (m, Some(s)),
+        None => (text, None),
+    };
+    let minutes = non_negative(minutes)?;
+    let seconds = match seconds {
+        Some(s) => non_negative(s)?,
+        None => 0.0,
+    };
+    to_ms(minutes * 60.0 + seconds)
+}
+
+/// Seconds (possibly fractional) in milliseconds.
+pub fn parse_seconds(text: &str) -> Option<u64> {
+    to_ms(non_negative(text)?)
+}
+
+fn non_negative(text: &str) -> Option<f64> {
+    let value = text.parse::<f64>().ok()?;
+    (value.is_finite() && value >= 0.0).then_some(value)
+}
+
+/// Seconds to milliseconds, refusing absurd values (more than a year).
+fn to_ms(seconds: f64) -> Option<u64> {
+    (seconds <= 3.2e7).then(|| (seconds * 1000.0).round() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_forms() {
+        assert_eq!(
+            parse_level("40 5 0"),
+            Ok(TimeControl::Level {
+                moves: 40,
+                base_ms: 300_000,
+                increment_ms: 0
+            })
+        );
+        assert_eq!(
+            parse_level("0 2:30 1"),
+            Ok(TimeControl::Level {
+                moves: 0,
+                base_ms: 150_000,
+                increment_ms: 1_000
+            })
+        );
+        assert_eq!(
+            parse_level("40 25+5 0.5"),
+            Ok(TimeControl::Level {
+                moves: 40,
+                base_ms: 1_500_000,
+                increment_ms: 500
+            })
+        );
+        assert!(parse_level("40 5").is_err());
+        assert!(parse_level("x 5 0").is_err());
+        assert!(parse_level("40 -5 0").is_err());
+        assert!(parse_level("40 5 0 1").is_err());
+        assert!(parse_level("40 5 nan").is_err());
+    }
+
+    #[test]
+    fn limits_count_moves_to_the_next_control() {
+        let tc = TimeControl::Level {
+            moves: 40,
+            base_ms: 300_000,
+            increment_ms: 0,
+        };
+        let clock = |made| tc.limits(60_000, made, None).clock.map(|c| c.moves_to_go);
+        assert_eq!(clock(0), Some(Some(40)));
+        assert_eq!(clock(39), Some(Some(1)));
+        assert_eq!(clock(40), Some(Some(40)));
+        let incremental = TimeControl::Level {
+            moves: 0,
+            base_ms: 60_000,
+            increment_ms: 1_000,
+        };
+        let limits = incremental.limits(12_345, 7, Some(5));
+        assert_eq!(limits.depth, Some(5));
+        assert_eq!(
+            limits.clock,
+            Some(Clock {
+                time: 12_345,
+                increment: 1_000,
+                moves_to_go: None
+            })
+        );
+        assert_eq!(
+            TimeControl::MoveTime(2_000).limits(0, 0, None).movetime,
+            Some(2_000)
+        );
+    }
+
+    #[test]
+    fn fallback_clock() {
+        let tc = TimeControl::Level {
+            moves: 2,
+            base_ms: 10_000,
+            increment_ms: 100,
+        };
+        assert_eq!(tc.clock_after_move(10_000, 3_000, 1), 7_100);
+        assert_eq!(tc.clock_after_move(7_100, 1_000, 2), 16_200);
+        assert_eq!(tc.clock_after_move(50, 1_000, 3), 100);
+    }
+}
