@@ -422,6 +422,24 @@ fn go_variants() {
         lines.iter().any(|l| l.contains("score mate 1")),
         "{lines:?}"
     );
+    // MultiPV: three distinct best lines per depth.
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let lines = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    let firsts: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 5 "))
+        .filter_map(|l| l.split(" pv ").nth(1)?.split_whitespace().next())
+        .collect();
+    assert_eq!(firsts.len(), 3, "{lines:?}");
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth 5 ") && l.contains(" multipv 3 "))
+    );
+    e.send("setoption name MultiPV value 1");
     // perft through go.
     e.send("position startpos");
     e.send("go perft 3");

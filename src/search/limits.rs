@@ -34,6 +34,8 @@ pub struct Limits {
     pub ponder: bool,
     /// Only these root moves are searched (empty: all).
     pub searchmoves: Vec<Move>,
+    /// Number of principal variations to search and report (0 or 1: one).
+    pub multi_pv: usize,
 }
 
 impl Limits {

@@ -62,6 +62,8 @@ pub struct Report {
     pub depth: i32,
     /// Deepest ply reached.
     pub seldepth: i32,
+    /// Which principal variation this is (1 = the best).
+    pub multipv: usize,
     /// Score from the side to move's point of view.
     pub score: Score,
     /// `Some(Lower)`/`Some(Upper)` for an aspiration fail-high/-low.
@@ -196,6 +198,7 @@ impl Searcher {
             report(&Report {
                 depth: 0,
                 seldepth: 0,
+                multipv: 1,
                 score,
                 bound: None,
                 nodes: 0,
@@ -213,26 +216,61 @@ impl Searcher {
         }
 
         let max_depth = limits.depth.unwrap_or(MAX_PLY - 1).clamp(1, MAX_PLY - 1);
+        let all_root = self.root_moves.clone();
+        let lines = limits.multi_pv.clamp(1, all_root.len());
         let mut result = SearchResult {
-            best: self.root_moves[0],
+            best: all_root[0],
             ponder: None,
             score: -INFINITE,
             depth: 0,
             nodes: 0,
         };
+        // Previous iteration's score of each line, for its aspiration window.
+        let mut line_scores = vec![-INFINITE; lines];
         let mut stable_iterations = 0;
 
         // Step 1. Iterative deepening: each iteration orders the next one
         // through the TT and the history tables, and leaves a complete
         // answer behind should time run out.
-        for depth in 1..=max_depth {
-            self.seldepth = 0;
-            let score = self.aspiration(board, depth, result.score, start, report);
-            if self.stopped && depth > 1 {
-                break;
+        'deepening: for depth in 1..=max_depth {
+            // Step 2. MultiPV: line `k` searches the root without the best
+            // moves of lines `0..k`.
+            let mut found: Vec<(Move, Option<Move>, Score)> = Vec::with_capacity(lines);
+            for (line, line_score) in line_scores.iter_mut().enumerate() {
+                self.root_moves = MoveList::new();
+                for &mv in all_root
+                    .iter()
+                    .filter(|m| !found.iter().any(|f| f.0 == **m))
+                {
+                    self.root_moves.push(mv);
+                }
+                self.seldepth = 0;
+                let score = self.aspiration(board, depth, *line_score, start, report);
+                if self.stopped && (depth > 1 || line > 0) {
+                    break 'deepening;
+                }
+                let pv = self.pv[0].clone();
+                let best = pv.first().copied().unwrap_or(self.root_moves[0]);
+                *line_score = score;
+                found.push((best, pv.get(1).copied(), score));
+                report(&Report {
+                    depth,
+                    seldepth: self.seldepth,
+                    multipv: line + 1,
+                    score,
+                    bound: None,
+                    nodes: self.nodes,
+                    elapsed: start.elapsed(),
+                    hashfull: self.tt.hashfull(),
+                    pv,
+                });
+                if self.stopped {
+                    break;
+                }
             }
-            let pv = self.pv[0].clone();
-            let best = pv.first().copied().unwrap_or(result.best);
+            let Some(&(best, ponder, score)) = found.first() else {
+                break;
+            };
             stable_iterations = if best == result.best {
                 stable_iterations + 1
             } else {
@@ -240,21 +278,11 @@ impl Searcher {
             };
             result = SearchResult {
                 best,
-                ponder: pv.get(1).copied(),
+                ponder,
                 score,
                 depth,
                 nodes: self.nodes,
             };
-            report(&Report {
-                depth,
-                seldepth: self.seldepth,
-                score,
-                bound: None,
-                nodes: self.nodes,
-                elapsed: start.elapsed(),
-                hashfull: self.tt.hashfull(),
-                pv,
-            });
             if self.stopped {
                 break;
             }
@@ -263,7 +291,7 @@ impl Searcher {
                     break;
                 }
             }
-            // Step 2. Time: stop early when the best move has been stable
+            // Step 3. Time: stop early when the best move has been stable
             // for a while, think longer while it keeps changing.
             if !self.pondering() {
                 let scale = match stable_iterations {
@@ -272,7 +300,7 @@ impl Searcher {
                     2 => 90,
                     _ => 70,
                 };
-                let single_reply = self.root_moves.len() == 1 && self.time.soft_ms().is_some();
+                let single_reply = all_root.len() == 1 && self.time.soft_ms().is_some();
                 if single_reply || self.time.soft_expired(scale) {
                     break;
                 }
@@ -282,7 +310,7 @@ impl Searcher {
         result
     }
 
-    /// Step 3. Aspiration windows: search a narrow window around the
+    /// Step 4. Aspiration windows: search a narrow window around the
     /// previous score, widening it on each failure.
     fn aspiration(
         &mut self,
@@ -320,6 +348,7 @@ impl Searcher {
                 report(&Report {
                     depth,
                     seldepth: self.seldepth,
+                    multipv: 1,
                     score,
                     bound: Some(bound),
                     nodes: self.nodes,

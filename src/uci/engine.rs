@@ -269,6 +269,7 @@ impl Engine {
             infinite: go.infinite,
             ponder: go.ponder,
             searchmoves,
+            multi_pv: usize::try_from(self.options.multi_pv).unwrap_or(1),
         };
         if !limits.is_bounded() {
             // A bare `go` (or only `ponder`) searches until `stop`.

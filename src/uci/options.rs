@@ -63,7 +63,7 @@ pub const MOVE_OVERHEAD: Spin = Spin {
 pub const MULTI_PV: Spin = Spin {
     default: 1,
     min: 1,
-    max: 1,
+    max: 256,
 };
 
 /// Current option values.

@@ -33,9 +33,10 @@ pub fn info(report: &Report, chess960: bool) -> String {
         .checked_div(ms)
         .unwrap_or(0);
     let mut line = format!(
-        "info depth {} seldepth {} multipv 1 score {}",
+        "info depth {} seldepth {} multipv {} score {}",
         report.depth,
         report.seldepth,
+        report.multipv,
         score(report.score)
     );
     match report.bound {
