@@ -136,6 +136,7 @@ mod tests {
         let report = Report {
             depth: 5,
             seldepth: 9,
+            multipv: 1,
             score: -12,
             bound: Some(Bound::Lower),
             nodes: 4321,
