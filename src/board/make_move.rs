@@ -39,15 +39,7 @@ impl Board {
             "make_move: {mv} moves the opponent's piece"
         );
 
-        let mut state = State {
-            mv,
-            captured: None,
-            castling: self.castling,
-            en_passant: self.en_passant,
-            halfmove: self.halfmove,
-            plies_from_null: self.plies_from_null,
-            key: self.key,
-        };
+        let mut state = self.saved_state(mv);
         let mut key = self.key.0 ^ zobrist::side();
         if let Some(ep) = self.en_passant.take() {
             key ^= zobrist::en_passant(ep.file());
@@ -122,10 +114,7 @@ impl Board {
             }
         }
 
-        if us == Color::Black {
-            self.fullmove = self.fullmove.wrapping_add(1);
-        }
-        self.side = them;
+        self.pass_turn();
         self.key = Key(key);
         self.history.push(state);
         debug_assert_eq!(self.key, self.compute_key(), "key after {mv}");
@@ -144,11 +133,8 @@ impl Board {
             .expect("unmake_move: no move to take back");
         let mv = state.mv;
         debug_assert!(!mv.is_null(), "unmake_move after make_null");
-        let us = !self.side;
-        self.side = us;
-        if us == Color::Black {
-            self.fullmove = self.fullmove.wrapping_sub(1);
-        }
+        self.take_back_turn();
+        let us = self.side;
         let from = mv.from();
         let to = mv.to();
         match mv.flag() {
@@ -185,11 +171,7 @@ impl Board {
                 }
             }
         }
-        self.castling = state.castling;
-        self.en_passant = state.en_passant;
-        self.halfmove = state.halfmove;
-        self.plies_from_null = state.plies_from_null;
-        self.key = state.key;
+        self.restore_state(&state);
         debug_assert_eq!(self.key, self.compute_key(), "key after unmaking {mv}");
     }
 
@@ -198,15 +180,7 @@ impl Board {
     #[inline]
     pub fn make_null(&mut self) {
         debug_assert!(!self.in_check(), "make_null while in check");
-        self.history.push(State {
-            mv: Move::NULL,
-            captured: None,
-            castling: self.castling,
-            en_passant: self.en_passant,
-            halfmove: self.halfmove,
-            plies_from_null: self.plies_from_null,
-            key: self.key,
-        });
+        self.history.push(self.saved_state(Move::NULL));
         let mut key = self.key.0 ^ zobrist::side();
         if let Some(ep) = self.en_passant.take() {
             key ^= zobrist::en_passant(ep.file());
@@ -214,10 +188,7 @@ impl Board {
         self.key = Key(key);
         self.halfmove = self.halfmove.saturating_add(1);
         self.plies_from_null = 0;
-        if self.side == Color::Black {
-            self.fullmove = self.fullmove.wrapping_add(1);
-        }
-        self.side = !self.side;
+        self.pass_turn();
         debug_assert_eq!(self.key, self.compute_key(), "key after null move");
     }
 
@@ -232,14 +203,51 @@ impl Board {
             .pop()
             .expect("unmake_null: no move to take back");
         debug_assert!(state.mv.is_null(), "unmake_null after a real move");
-        self.side = !self.side;
-        if self.side == Color::Black {
-            self.fullmove = self.fullmove.wrapping_sub(1);
+        self.take_back_turn();
+        self.restore_state(&state);
+        debug_assert_eq!(self.key, self.compute_key(), "key after unmaking null move");
+    }
+
+    /// What unmake will need, before `mv` changes anything.
+    #[inline(always)]
+    fn saved_state(&self, mv: Move) -> State {
+        State {
+            mv,
+            captured: None,
+            castling: self.castling,
+            en_passant: self.en_passant,
+            halfmove: self.halfmove,
+            plies_from_null: self.plies_from_null,
+            key: self.key,
         }
+    }
+
+    /// Restores everything XOR cannot undo.
+    #[inline(always)]
+    fn restore_state(&mut self, state: &State) {
+        self.castling = state.castling;
         self.en_passant = state.en_passant;
         self.halfmove = state.halfmove;
         self.plies_from_null = state.plies_from_null;
         self.key = state.key;
-        debug_assert_eq!(self.key, self.compute_key(), "key after unmaking null move");
+    }
+
+    /// Hands the move to the other side (the full-move number counts Black's
+    /// moves).
+    #[inline(always)]
+    fn pass_turn(&mut self) {
+        if self.side == Color::Black {
+            self.fullmove = self.fullmove.wrapping_add(1);
+        }
+        self.side = !self.side;
+    }
+
+    /// Undoes [`pass_turn`](Board::pass_turn).
+    #[inline(always)]
+    fn take_back_turn(&mut self) {
+        self.side = !self.side;
+        if self.side == Color::Black {
+            self.fullmove = self.fullmove.wrapping_sub(1);
+        }
     }
 }
