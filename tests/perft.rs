@@ -1,5 +1,6 @@
-//! Perft suites: the Chess Programming Wiki's standard positions and
-//! Chess960 positions (data files in `tests/data/`, each naming its source).
+//! Perft suites: the Chess Programming Wiki's standard positions, Chess960
+//! positions and tricky special-move positions (data files in `tests/data/`,
+//! each naming its source).
 //!
 //! The default run checks every position up to the depth whose count is at
 //! most [`QUICK_LIMIT`] nodes (a few seconds in all). The full published
@@ -60,6 +61,7 @@ fn run(text: &str, wanted: impl Fn(u64) -> bool) {
 
 const STANDARD: &str = include_str!("data/perft-standard.epd");
 const CHESS960: &str = include_str!("data/chess960.epd");
+const TRICKY: &str = include_str!("data/tricky.epd");
 
 #[test]
 fn standard_positions_quick() {
@@ -69,6 +71,11 @@ fn standard_positions_quick() {
 #[test]
 fn chess960_positions_quick() {
     run(CHESS960, |n| n <= QUICK_LIMIT);
+}
+
+#[test]
+fn tricky_positions() {
+    run(TRICKY, |_| true);
 }
 
 #[test]
