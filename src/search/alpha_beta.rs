@@ -75,9 +75,15 @@ impl Searcher {
             }
         }
 
-        // Step 5. Transposition table lookup.
+        // Step 5. Transposition table lookup (not while verifying a
+        // singular move: this node then searches a different move set).
+        let excluded = self.frames[ply].excluded;
         let key = board.key().0;
-        let tt_hit = self.tt.probe(key, ply as i32);
+        let tt_hit = if excluded.is_null() {
+            self.tt.probe(key, ply as i32)
+        } else {
+            None
+        };
         let tt_move = tt_hit.map_or(Move::NULL, |h| Move::from_bits(h.mv));
         if let Some(hit) = tt_hit {
             if !pv_node && hit.depth >= depth {
@@ -127,7 +133,10 @@ impl Searcher {
 
             // Step 8. Razoring: hopelessly below alpha at low depth; ask
             // quiescence whether a capture saves it.
-            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth <= alpha {
+            if depth <= RAZOR_MAX_DEPTH
+                && eval + RAZOR_MARGIN * depth <= alpha
+                && excluded.is_null()
+            {
                 let score = self.qsearch(board, alpha, alpha + 1, ply);
                 if score <= alpha {
                     return score;
@@ -138,6 +147,7 @@ impl Searcher {
             // beta, a real move would too (unsafe in zugzwang, hence the
             // non-pawn material condition).
             if depth >= NMP_MIN_DEPTH
+                && excluded.is_null()
                 && eval >= beta
                 && !is_mate(beta)
                 && board.last_move().is_some_and(|m| !m.is_null())
@@ -188,6 +198,9 @@ impl Searcher {
         let futility_base = eval + FUTILITY_BASE;
 
         while let Some((mv, order)) = picker.pick() {
+            if mv == excluded {
+                continue;
+            }
             let quiet = mv.is_quiet();
 
             // Step 13. Shallow-depth pruning of late moves, once a move that
@@ -216,6 +229,35 @@ impl Searcher {
                 }
             }
 
+            // Step 14. Singular extension: if every other move falls well
+            // short of the TT move's score, the TT move is the only good
+            // one and deserves a deeper look. If even without it the node
+            // beats beta, several moves refute it: cut off at once.
+            let mut extension = 0;
+            if let Some(hit) = tt_hit.filter(|_| !root && mv == tt_move && depth >= SE_MIN_DEPTH) {
+                if hit.depth >= depth - 3 && hit.bound != Bound::Upper && !is_mate(hit.score) {
+                    let singular_beta = hit.score - SE_MARGIN_PER_DEPTH * depth;
+                    self.frames[ply].excluded = mv;
+                    let score = self.negamax(
+                        board,
+                        singular_beta - 1,
+                        singular_beta,
+                        (depth - 1) / 2,
+                        ply,
+                        cut_node,
+                    );
+                    self.frames[ply].excluded = Move::NULL;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score < singular_beta {
+                        extension = 1;
+                    } else if singular_beta >= beta {
+                        return singular_beta;
+                    }
+                }
+            }
+
             let history = if quiet {
                 self.heuristics.history(board, mv, &conts)
             } else {
@@ -225,9 +267,9 @@ impl Searcher {
             board.make_move(mv);
             searched += 1;
             let gives_check = board.in_check();
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
 
-            // Step 14. Principal variation search with late-move reductions:
+            // Step 15. Principal variation search with late-move reductions:
             // the first move gets the full window; later ones must first
             // prove, with a null window (and reduced when quiet and late),
             // that they beat alpha.
@@ -281,7 +323,7 @@ impl Searcher {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
-                        // Step 15. Beta cut-off: remember the refutation.
+                        // Step 16. Beta cut-off: remember the refutation.
                         if quiet {
                             self.heuristics.update_quiet(
                                 board,
@@ -307,7 +349,11 @@ impl Searcher {
             return alpha;
         }
 
-        // Step 16. Store the result.
+        // Step 17. Store the result (unless this was a singular
+        // verification, whose result leaves a move out).
+        if !excluded.is_null() {
+            return best_score;
+        }
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {

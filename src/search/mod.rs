@@ -104,6 +104,9 @@ struct Frame {
     /// `[piece][to]` of the move made from this node (`None` for a null
     /// move), the key of the children's continuation histories.
     moved: Option<usize>,
+    /// A move this node must skip (set while verifying that the TT move is
+    /// singular).
+    excluded: Move,
 }
 
 /// The search engine: long-lived state plus per-search bookkeeping.

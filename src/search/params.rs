@@ -59,6 +59,12 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 /// move is searched one ply shallower.
 pub const IIR_MIN_DEPTH: i32 = 4;
 
+/// Singular extensions: minimum remaining depth.
+pub const SE_MIN_DEPTH: i32 = 8;
+/// Singular extensions: the other moves must stay this many centipawns per
+/// ply of depth below the TT move's score.
+pub const SE_MARGIN_PER_DEPTH: i32 = 2;
+
 /// Quiescence delta pruning margin (cp).
 pub const DELTA_MARGIN: i32 = 200;
 
