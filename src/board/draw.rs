@@ -204,6 +204,20 @@ mod tests {
         let root = b.game_ply();
         play(&mut b, "f3g1 f6g8 g1f3 g8f6");
         assert!(b.is_search_repetition(root));
+
+        // A single repetition strictly inside the tree is enough...
+        let mut b = Board::startpos();
+        let root = b.game_ply();
+        play(&mut b, "e2e4 e7e5 g1f3 g8f6 f3g1 f6g8");
+        assert!(b.is_search_repetition(root));
+        assert!(!b.is_repetition(2));
+        // ...but a return to the root position itself is only its second
+        // occurrence (as in Stockfish).
+        let mut b = Board::startpos();
+        let root = b.game_ply();
+        play(&mut b, "g1f3 g8f6 f3g1 f6g8");
+        assert!(!b.is_search_repetition(root));
+        assert!(b.is_repetition(1));
     }
 
     #[test]
