@@ -490,3 +490,51 @@ fn chess960_castling_where_king_or_rook_do_not_move() {
     let board = Board::from_fen("4k3/8/8/8/8/8/8/RK3N1q w A - 0 1").expect("valid");
     assert!(parse_uci_move(&board, "b1a1").is_ok());
 }
+
+#[test]
+fn random_placements_including_multiple_checks() {
+    // Kings plus a random handful of pieces anywhere legal-looking: reaches
+    // double (and impossible triple) checks, odd pins and king-adjacent
+    // sliders that games rarely produce. Every accepted FEN is checked
+    // against the reference; rejected ones must fail cleanly.
+    let mut rng = Rng(0x0dd_ba11);
+    let letters = ['P', 'N', 'B', 'R', 'Q', 'p', 'n', 'b', 'r', 'q'];
+    let mut accepted = 0;
+    for _ in 0..20_000 {
+        let mut squares = [None::<char>; 64];
+        squares[rng.below(64)] = Some('K');
+        let black_king = rng.below(64);
+        if squares[black_king].is_some() {
+            continue;
+        }
+        squares[black_king] = Some('k');
+        for _ in 0..rng.below(12) {
+            let sq = rng.below(64);
+            if squares[sq].is_none() {
+                squares[sq] = Some(letters[rng.below(letters.len())]);
+            }
+        }
+        let mut placement = String::new();
+        for rank in (0..8).rev() {
+            for file in 0..8 {
+                placement.push(squares[rank * 8 + file].unwrap_or('1'));
+            }
+            if rank > 0 {
+                placement.push('/');
+            }
+        }
+        let side = if rng.below(2) == 0 { 'w' } else { 'b' };
+        let fen = format!("{placement} {side} - - 0 1");
+        if let Ok(mut board) = Board::from_fen(&fen) {
+            accepted += 1;
+            let moves = check_position(&mut board);
+            // One ply deeper, too.
+            for &mv in moves.iter().take(8) {
+                board.make_move(mv);
+                check_position(&mut board);
+                board.unmake_move();
+            }
+        }
+    }
+    assert!(accepted > 5_000, "{accepted}");
+}
