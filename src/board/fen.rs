@@ -412,35 +412,35 @@ fn parse_castling(board: &mut Board, field: &str) -> Result<(), FenError> {
             Color::White => Rank::First,
             Color::Black => Rank::Eighth,
         };
-        let (side, rook) = match c.to_ascii_uppercase() {
-            'K' | 'Q' | 'A'..='H' => {
-                let king = board.king_square(color);
-                if king.rank() != back_rank {
-                    return Err(FenError::CastlingWithoutKing { right: c });
-                }
-                let found = match c.to_ascii_uppercase() {
-                    'K' => board
-                        .outermost_rook(color, CastleSide::Short)
-                        .map(|sq| (CastleSide::Short, sq)),
-                    'Q' => board
-                        .outermost_rook(color, CastleSide::Long)
-                        .map(|sq| (CastleSide::Long, sq)),
-                    letter => File::from_char(letter).and_then(|file| {
-                        let sq = Square::new(file, back_rank);
-                        let is_rook =
-                            board.piece_on(sq) == Some(Piece::new(color, PieceKind::Rook));
-                        let side = if file > king.file() {
-                            CastleSide::Short
-                        } else {
-                            CastleSide::Long
-                        };
-                        is_rook.then_some((side, sq))
-                    }),
+        let upper = c.to_ascii_uppercase();
+        if !matches!(upper, 'K' | 'Q' | 'A'..='H') {
+            return Err(FenError::BadCastling { found: c });
+        }
+        let king = board.king_square(color);
+        if king.rank() != back_rank {
+            return Err(FenError::CastlingWithoutKing { right: c });
+        }
+        let found = match upper {
+            'K' => board
+                .outermost_rook(color, CastleSide::Short)
+                .map(|sq| (CastleSide::Short, sq)),
+            'Q' => board
+                .outermost_rook(color, CastleSide::Long)
+                .map(|sq| (CastleSide::Long, sq)),
+            // Shredder-FEN: the file letter names the rook; its side of the
+            // king decides which right it is.
+            letter => File::from_char(letter).and_then(|file| {
+                let sq = Square::new(file, back_rank);
+                let side = if file > king.file() {
+                    CastleSide::Short
+                } else {
+                    CastleSide::Long
                 };
-                found.ok_or(FenError::CastlingWithoutRook { right: c })?
-            }
-            _ => return Err(FenError::BadCastling { found: c }),
+                (board.piece_on(sq) == Some(Piece::new(color, PieceKind::Rook)))
+                    .then_some((side, sq))
+            }),
         };
+        let (side, rook) = found.ok_or(FenError::CastlingWithoutRook { right: c })?;
         let bit = CastlingRights::bit(color, side);
         if board.castling.0 & bit != 0 {
             return Err(FenError::BadCastling { found: c });
@@ -448,7 +448,6 @@ fn parse_castling(board: &mut Board, field: &str) -> Result<(), FenError> {
         board.castling.0 |= bit;
         board.castle_rooks[color.index()][side.index()] = rook;
         board.castle_mask[rook.index()] &= !bit;
-        let king = board.king_square(color);
         let king_to = side.king_destination(back_rank);
         let rook_to = side.rook_destination(back_rank);
         let king_path = attacks::between(king, king_to).with(king_to);
