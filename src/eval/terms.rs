@@ -127,6 +127,20 @@ pub fn side_terms(board: &Board, us: Color) -> i32 {
         score += pack(mg, eg);
     }
 
+    // Open files at our king: no own pawn on the king's file or a
+    // neighbouring one is a highway for enemy rooks and queens.
+    let king_file = our_king.file().index() as u8;
+    for file in king_file.saturating_sub(1)..=(king_file + 1).min(7) {
+        let mask = Bitboard(kiln_tables::file_mask(file));
+        if (mask & our_pawns).is_empty() {
+            score += if (mask & their_pawns).is_empty() {
+                KING_OPEN_FILE
+            } else {
+                KING_SEMI_OPEN_FILE
+            };
+        }
+    }
+
     // Pawn shield: our pawns on the two ranks in front of our king.
     let rank = our_king.rank().index();
     let shield_ranks = match us {
