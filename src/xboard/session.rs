@@ -34,8 +34,12 @@ use crate::search::{SearchResult, SearchShared, Searcher};
 
 /// Stack for the search thread: the recursion keeps a move list per ply.
 const SEARCH_STACK_BYTES: usize = 32 << 20;
-/// Clock reserve for the pipe, XBoard and the operating system.
+/// Least clock reserve for the pipe, XBoard and the operating system; the
+/// measured lag replaces it when larger.
 const MOVE_OVERHEAD_MS: u64 = 50;
+/// Largest lag sample believed (a GUI that stalled for seconds once should
+/// not make every later move a blitz move).
+const MAX_LAG_MS: u64 = 2_000;
 /// Hash size until the GUI sends `memory`.
 const DEFAULT_HASH_MIB: u64 = 16;
 /// Largest hash the `memory` command may ask for.
@@ -150,6 +154,12 @@ struct Session {
     own_ms: u64,
     /// The engine's moves since the time control was set.
     moves_made: u32,
+    /// The clock before the engine's last move and the time its search took,
+    /// until the next `time` reading turns them into a lag sample.
+    last_move_clock: Option<(u64, u64)>,
+    /// Time per move that the GUI charges beyond the search (a decaying
+    /// maximum of the samples), in milliseconds.
+    lag_ms: u64,
     post: Arc<AtomicBool>,
     /// `hard`/`easy`: recorded only, since Kiln does not ponder.
     ponder: bool,
@@ -187,6 +197,8 @@ impl Session {
             time_control,
             depth_limit: None,
             moves_made: 0,
+            last_move_clock: None,
+            lag_ms: 0,
             post: Arc::new(AtomicBool::new(false)),
             ponder: false,
             resign_enabled: false,
@@ -287,9 +299,10 @@ impl Session {
                 self.time_control = time_control;
                 self.own_ms = time_control.initial_ms();
                 self.moves_made = 0;
+                self.last_move_clock = None;
             }
             Command::Depth(depth) => self.depth_limit = Some(depth.max(1)),
-            Command::Time(ms) => self.own_ms = ms,
+            Command::Time(ms) => self.clock_reading(ms),
             // The opponent's clock plays no part in Kiln's time management.
             Command::OpponentTime(_) => {}
             Command::UserMove(text) => self.user_move(&text),
@@ -358,6 +371,7 @@ impl Session {
         self.depth_limit = None;
         self.own_ms = self.time_control.initial_ms();
         self.moves_made = 0;
+        self.last_move_clock = None;
         self.scores.clear();
         self.draw_offered = false;
         self.searcher().new_game();
@@ -371,6 +385,7 @@ impl Session {
         match Board::from_fen(fen) {
             Ok(board) => {
                 self.board = board;
+                self.last_move_clock = None;
                 self.position_valid = true;
                 self.game_over = false;
                 self.scores.clear();
@@ -425,6 +440,7 @@ impl Session {
             for _ in 0..plies {
                 self.board.unmake_move();
             }
+            self.last_move_clock = None;
             self.game_over = false;
             self.draw_offered = false;
         }
@@ -481,9 +497,9 @@ impl Session {
         if self.announce_outcome() {
             return;
         }
-        let limits = self
-            .time_control
-            .limits(self.own_ms, self.moves_made, self.depth_limit);
+        let limits =
+            self.time_control
+                .limits(self.own_ms, self.moves_made, self.depth_limit, self.lag_ms);
         self.spawn(TaskKind::Think, limits);
     }
 
@@ -517,6 +533,7 @@ impl Session {
         }
         self.root_moves = usize::try_from(count_legal(&self.board)).unwrap_or(0);
         let analysing = kind == TaskKind::Analyze;
+        let overhead = MOVE_OVERHEAD_MS.max(self.lag_ms);
 
         let spawned = thread::Builder::new()
             .name("xboard-search".into())
@@ -526,7 +543,7 @@ impl Session {
                 let result = searcher.search(
                     &mut board,
                     &limits,
-                    MOVE_OVERHEAD_MS,
+                    overhead,
                     thread_shared,
                     &mut |report| {
                         if report.pv.is_empty() {
@@ -650,6 +667,7 @@ impl Session {
             send("offer draw");
         }
         self.moves_made = self.moves_made.saturating_add(1);
+        self.last_move_clock = Some((self.own_ms, elapsed_ms));
         self.own_ms = self
             .time_control
             .clock_after_move(self.own_ms, elapsed_ms, self.moves_made);
@@ -673,6 +691,23 @@ impl Session {
             return true;
         }
         false
+    }
+
+    /// `time N`: the engine's clock. The first reading after an engine move
+    /// tells how much the GUI charged for it; whatever the search did not
+    /// use is lag, which the next moves budget for.
+    fn clock_reading(&mut self, ms: u64) {
+        if let Some((before, searched)) = self.last_move_clock.take() {
+            if matches!(self.time_control, TimeControl::Level { .. }) {
+                let credited = before + self.time_control.credit_after_move(self.moves_made);
+                let sample = credited
+                    .saturating_sub(ms)
+                    .saturating_sub(searched)
+                    .min(MAX_LAG_MS);
+                self.lag_ms = sample.max(self.lag_ms - self.lag_ms / 8);
+            }
+        }
+        self.own_ms = ms;
     }
 
     /// Resign (when enabled) once mated, or after [`RESIGN_AFTER`]

@@ -7,10 +7,21 @@
 //! (centiseconds). The search's own time manager does the budgeting; this
 //! module only fills in the [`Clock`] it reads (remaining time, increment,
 //! moves until the next control) or a fixed `movetime`.
+//!
+//! One thing only the protocol layer can see is *lag*: the time the GUI
+//! charges for a move beyond what the search used (pipes, scheduling on a
+//! busy machine, the GUI itself). `time` reveals it: the clock before a move,
+//! plus what the control credits, minus the next `time` reading is what the
+//! GUI charged. The session measures it, and [`TimeControl::limits`] keeps
+//! that much in reserve for each of the coming moves, so a loaded machine
+//! cannot run the clock down in a long sudden-death game.
 
 use crate::search::limits::{Clock, Limits};
 
 use super::command::CommandError;
+
+/// How many future moves' lag the clock keeps in reserve.
+pub const LAG_HORIZON_MOVES: u64 = 20;
 
 /// How the game is timed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,8 +64,10 @@ impl TimeControl {
 
     /// Search limits for the engine's next move, given its clock
     /// (`own_ms`), the moves it has made since the control was set
-    /// (`moves_made`) and the `sd` depth limit.
-    pub fn limits(&self, own_ms: u64, moves_made: u32, depth: Option<i32>) -> Limits {
+    /// (`moves_made`), the `sd` depth limit and the measured lag per move
+    /// (`lag_ms`, beyond what the increment covers, is reserved for each of
+    /// up to [`LAG_HORIZON_MOVES`] coming moves).
+    pub fn limits(&self, own_ms: u64, moves_made: u32, depth: Option<i32>, lag_ms: u64) -> Limits {
         let mut limits = Limits {
             depth,
             ..Limits::default()
@@ -66,10 +79,15 @@ impl TimeControl {
                 increment_ms,
                 ..
             } => {
+                let moves_to_go = (moves > 0).then(|| u64::from(moves - moves_made % moves));
+                let horizon = moves_to_go
+                    .unwrap_or(LAG_HORIZON_MOVES)
+                    .clamp(1, LAG_HORIZON_MOVES);
+                let reserve = lag_ms.saturating_sub(increment_ms) * (horizon - 1);
                 limits.clock = Some(Clock {
-                    time: own_ms,
+                    time: own_ms.saturating_sub(reserve),
                     increment: increment_ms,
-                    moves_to_go: (moves > 0).then(|| u64::from(moves - moves_made % moves)),
+                    moves_to_go,
                 })
             }
         }
@@ -83,16 +101,29 @@ impl TimeControl {
     pub fn clock_after_move(&self, own_ms: u64, elapsed_ms: u64, moves_made: u32) -> u64 {
         match *self {
             TimeControl::MoveTime(ms) => ms,
+            TimeControl::Level { .. } => {
+                own_ms.saturating_sub(elapsed_ms) + self.credit_after_move(moves_made)
+            }
+        }
+    }
+
+    /// Time added to the clock after a move: the increment, plus a new
+    /// session's base time when `moves_made` (counting this move) completes
+    /// one. Nothing under `st`, where the clock does not carry over.
+    pub fn credit_after_move(&self, moves_made: u32) -> u64 {
+        match *self {
+            TimeControl::MoveTime(_) => 0,
             TimeControl::Level {
                 moves,
                 base_ms,
                 increment_ms,
             } => {
-                let mut left = own_ms.saturating_sub(elapsed_ms) + increment_ms;
-                if moves > 0 && moves_made % moves == 0 {
-                    left += base_ms;
-                }
-                left
+                let session = if moves > 0 && moves_made % moves == 0 {
+                    base_ms
+                } else {
+                    0
+                };
+                increment_ms + session
             }
         }
     }
@@ -202,7 +233,11 @@ mod tests {
             base_ms: 300_000,
             increment_ms: 0,
         };
-        let clock = |made| tc.limits(60_000, made, None).clock.map(|c| c.moves_to_go);
+        let clock = |made| {
+            tc.limits(60_000, made, None, 0)
+                .clock
+                .map(|c| c.moves_to_go)
+        };
         assert_eq!(clock(0), Some(Some(40)));
         assert_eq!(clock(39), Some(Some(1)));
         assert_eq!(clock(40), Some(Some(40)));
@@ -211,7 +246,7 @@ mod tests {
             base_ms: 60_000,
             increment_ms: 1_000,
         };
-        let limits = incremental.limits(12_345, 7, Some(5));
+        let limits = incremental.limits(12_345, 7, Some(5), 0);
         assert_eq!(limits.depth, Some(5));
         assert_eq!(
             limits.clock,
@@ -222,9 +257,39 @@ mod tests {
             })
         );
         assert_eq!(
-            TimeControl::MoveTime(2_000).limits(0, 0, None).movetime,
+            TimeControl::MoveTime(2_000).limits(0, 0, None, 0).movetime,
             Some(2_000)
         );
+    }
+
+    #[test]
+    fn lag_is_reserved_for_the_coming_moves() {
+        let sudden_death = TimeControl::Level {
+            moves: 0,
+            base_ms: 60_000,
+            increment_ms: 0,
+        };
+        let time =
+            |tc: TimeControl, own, made, lag| tc.limits(own, made, None, lag).clock.map(|c| c.time);
+        // 100 ms of lag a move: 19 future moves' worth is set aside.
+        assert_eq!(time(sudden_death, 10_000, 0, 100), Some(8_100));
+        assert_eq!(time(sudden_death, 1_000, 0, 100), Some(0));
+        // An increment that covers the lag needs no reserve.
+        let incremental = TimeControl::Level {
+            moves: 0,
+            base_ms: 60_000,
+            increment_ms: 200,
+        };
+        assert_eq!(time(incremental, 10_000, 0, 100), Some(10_000));
+        // Before a time control only the moves left to it count.
+        let conventional = TimeControl::Level {
+            moves: 40,
+            base_ms: 60_000,
+            increment_ms: 0,
+        };
+        assert_eq!(time(conventional, 10_000, 37, 100), Some(9_800));
+        assert_eq!(conventional.credit_after_move(40), 60_000);
+        assert_eq!(conventional.credit_after_move(39), 0);
     }
 
     #[test]
