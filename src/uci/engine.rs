@@ -339,14 +339,26 @@ impl Engine {
         }
     }
 
+    /// Runs perft on its own thread so the loop stays responsive (a deep
+    /// perft can take hours; `quit` ends the process with it). The output is
+    /// collected and sent when it is complete, without holding stdout.
     fn perft(&mut self, depth: u64) {
         self.stop_search();
-        let depth = depth.min(12) as u32;
+        let depth = depth.min(64) as u32;
         let mut board = self.board.clone();
-        let mut out = io::stdout().lock();
-        if let Err(e) = movegen::perft::divide(&mut board, depth, self.options.chess960, &mut out) {
-            drop(out);
-            info_string(&format!("perft failed: {e}"));
+        let chess960 = self.options.chess960;
+        let spawned = thread::Builder::new().name("perft".into()).spawn(move || {
+            let mut out = Vec::new();
+            let result = movegen::perft::divide(&mut board, depth, chess960, &mut out);
+            for line in String::from_utf8_lossy(&out).lines() {
+                send(line);
+            }
+            if let Err(e) = result {
+                info_string(&format!("perft failed: {e}"));
+            }
+        });
+        if let Err(e) = spawned {
+            info_string(&format!("cannot start perft: {e}"));
         }
     }
 
