@@ -20,8 +20,10 @@ use crate::search::limits::{Clock, Limits};
 
 use super::command::CommandError;
 
-/// How many future moves' lag the clock keeps in reserve.
-pub const LAG_HORIZON_MOVES: u64 = 20;
+/// How many future moves' lag the clock keeps in reserve. In sudden death
+/// nobody knows how long the game will last; games of 60–80 moves are common
+/// and each move costs the lag however fast the search is.
+pub const LAG_HORIZON_MOVES: u64 = 40;
 
 /// How the game is timed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -271,9 +273,9 @@ mod tests {
         };
         let time =
             |tc: TimeControl, own, made, lag| tc.limits(own, made, None, lag).clock.map(|c| c.time);
-        // 100 ms of lag a move: 19 future moves' worth is set aside.
-        assert_eq!(time(sudden_death, 10_000, 0, 100), Some(8_100));
-        assert_eq!(time(sudden_death, 1_000, 0, 100), Some(0));
+        // 100 ms of lag a move: 39 future moves' worth is set aside.
+        assert_eq!(time(sudden_death, 10_000, 0, 100), Some(6_100));
+        assert_eq!(time(sudden_death, 3_000, 0, 100), Some(0));
         // An increment that covers the lag needs no reserve.
         let incremental = TimeControl::Level {
             moves: 0,
