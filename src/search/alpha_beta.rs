@@ -6,7 +6,7 @@
 //! with a null window and only answers "better or worse than alpha".
 
 use super::Searcher;
-use super::ordering::{MovePicker, is_good_score, piece_to};
+use super::ordering::{MovePicker, is_good_score, is_refutation_score, piece_to};
 use super::params::*;
 use super::see::see_ge;
 use super::tt::Bound;
@@ -287,6 +287,7 @@ impl Searcher {
                 if depth >= LMR_MIN_DEPTH && searched > 1 + i32::from(root) && quiet {
                     reduction = i32::from(LMR[depth.min(63) as usize][(searched as usize).min(63)]);
                     reduction -= i32::from(pv_node);
+                    reduction -= i32::from(is_refutation_score(order));
                     reduction += i32::from(!improving);
                     reduction += i32::from(cut_node);
                     reduction -= i32::from(gives_check || in_check);

@@ -259,6 +259,12 @@ pub fn is_good_score(score: i32) -> bool {
     score >= GOOD_NOISY
 }
 
+/// Whether an ordering score belongs to a killer or the counter-move: quiet
+/// moves that refuted a similar position, reduced less.
+pub fn is_refutation_score(score: i32) -> bool {
+    (COUNTER..GOOD_NOISY).contains(&score)
+}
+
 fn mvv_lva(board: &Board, mv: Move) -> i32 {
     let attacker = board
         .piece_on(mv.from())
