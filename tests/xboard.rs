@@ -473,6 +473,15 @@ fn undo_remove_and_setboard() {
     let mut game = board("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2");
     apply(&mut game, "g1f3");
     apply(&mut game, &reply);
+    // `hint` names a legal reply for the user (the PV's second move), or
+    // says nothing.
+    engine.send("hint");
+    let said = engine.sync();
+    assert!(said.len() <= 1, "{said:?}");
+    if let Some(hint) = said.first() {
+        let text = hint.strip_prefix("Hint: ").expect("Hint: <move>");
+        assert!(parse_move(&game, text).is_some(), "{hint}");
+    }
     engine.quit();
 }
 

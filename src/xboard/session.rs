@@ -179,6 +179,9 @@ struct Session {
     scores: Vec<Score>,
     /// The opponent has offered a draw that the next move may accept.
     draw_offered: bool,
+    /// The reply the last search expected, with the key of the position it
+    /// answers: the `hint` for the user.
+    expected_reply: Option<(u64, Move)>,
     progress: Arc<Mutex<Progress>>,
     /// Legal moves at the root of the current analysis.
     root_moves: usize,
@@ -211,6 +214,7 @@ impl Session {
             deferred_pongs: Vec::new(),
             scores: Vec::new(),
             draw_offered: false,
+            expected_reply: None,
             progress: Arc::new(Mutex::new(Progress::default())),
             root_moves: 0,
         }
@@ -345,9 +349,7 @@ impl Session {
                 }
             }
             Command::Status => self.status(),
-            // A hint would need a search of the opponent's position;
-            // ignoring `hint` is allowed.
-            Command::Hint => {}
+            Command::Hint => self.hint(),
             Command::Memory(mib) => self.set_hash(mib),
             Command::Cores(cores) => {
                 if cores != 1 {
@@ -642,9 +644,11 @@ impl Session {
         if self.game_over || self.mode != Mode::Play(self.board.side_to_move()) {
             return;
         }
+        let mut expected = None;
         let best = match result.filter(|r| !r.best.is_null()) {
             Some(result) => {
                 self.scores.push(result.score);
+                expected = result.ponder;
                 result.best
             }
             None => match first_legal_move(&self.board) {
@@ -674,7 +678,21 @@ impl Session {
         let text = move_text(best, self.frc);
         self.board.make_move(best);
         send(&format!("move {text}"));
+        self.expected_reply = expected.map(|mv| (self.board.key().0, mv));
         self.announce_outcome();
+    }
+
+    /// `hint`: the reply the engine's last search expected, while that
+    /// position is still on the board (otherwise nothing, as allowed).
+    fn hint(&self) {
+        let Some((key, mv)) = self.expected_reply else {
+            return;
+        };
+        let mut moves = MoveList::new();
+        generate_all(&self.board, &mut moves);
+        if self.board.key().0 == key && moves.contains(&mv) {
+            send(&format!("Hint: {}", move_text(mv, self.frc)));
+        }
     }
 
     /// Announces the result if the game is over by rule, and returns whether
