@@ -68,9 +68,7 @@ fn bench_command(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    kiln::uci::bench::run(depth, kiln::uci::bench::BENCH_HASH_MIB, &mut |line| {
-        println!("{line}")
-    });
+    kiln::uci::bench::run(depth, &mut |line| println!("{line}"));
     ExitCode::SUCCESS
 }
 

@@ -112,8 +112,8 @@ fn node_limit_and_searchmoves_are_respected() {
 #[test]
 fn bench_is_deterministic() {
     let mut lines = Vec::new();
-    let first = kiln::uci::bench::run(Some(4), 16, &mut |l| lines.push(l.to_string()));
-    let second = kiln::uci::bench::run(Some(4), 16, &mut |_| {});
+    let first = kiln::uci::bench::run(Some(4), &mut |l| lines.push(l.to_string()));
+    let second = kiln::uci::bench::run(Some(4), &mut |_| {});
     assert_eq!(first, second);
     assert!(lines.iter().all(|l| !l.contains("invalid")), "{lines:?}");
     assert!(lines.last().unwrap().ends_with(" nps"));

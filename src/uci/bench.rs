@@ -75,7 +75,7 @@ pub const POSITIONS: [&str; 50] = [
 /// Runs the bench at `depth` (default [`DEFAULT_DEPTH`]), sending progress
 /// lines to `out`; the last line is `<nodes> nodes <nps> nps`. Returns the
 /// total node count.
-pub fn run(depth: Option<u64>, _hash_mib: u64, out: &mut dyn FnMut(&str)) -> u64 {
+pub fn run(depth: Option<u64>, out: &mut dyn FnMut(&str)) -> u64 {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64) as i32;
     let mut searcher = Searcher::new(BENCH_HASH_MIB);
     let limits = Limits::depth(depth);

@@ -138,7 +138,7 @@ impl Engine {
             UciCommand::Perft(depth) => self.perft(depth),
             UciCommand::Bench(depth) => {
                 self.stop_search();
-                super::bench::run(depth, self.options.hash_mb, &mut |line| send(line));
+                super::bench::run(depth, &mut |line| send(line));
             }
         }
         true
