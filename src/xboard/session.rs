@@ -233,11 +233,7 @@ impl Session {
                 Event::Eof => {
                     // Input ended while the engine was choosing a move
                     // (`go` piped from a script): finish it and play it.
-                    while self
-                        .task
-                        .as_ref()
-                        .is_some_and(|t| t.kind == TaskKind::Think)
-                    {
+                    while self.thinking() {
                         match events.recv() {
                             Ok(Event::SearchDone(id)) => self.search_done(id),
                             Ok(_) => {}
@@ -280,11 +276,7 @@ impl Session {
                 self.mode = Mode::Force;
             }
             Command::Go => {
-                if self
-                    .task
-                    .as_ref()
-                    .is_some_and(|t| t.kind == TaskKind::Think)
-                {
+                if self.thinking() {
                     return true;
                 }
                 if !self.position_valid {
@@ -316,11 +308,7 @@ impl Session {
                 }
             }
             Command::Ping(n) => {
-                if self
-                    .task
-                    .as_ref()
-                    .is_some_and(|t| t.kind == TaskKind::Think)
-                {
+                if self.thinking() {
                     self.deferred_pongs.push(n);
                 } else {
                     send(&format!("pong {n}"));
@@ -359,6 +347,13 @@ impl Session {
             Command::EngineOption { name, value } => self.set_option(&name, value.as_deref(), line),
         }
         true
+    }
+
+    /// Whether a search for the engine's move is running.
+    fn thinking(&self) -> bool {
+        self.task
+            .as_ref()
+            .is_some_and(|t| t.kind == TaskKind::Think)
     }
 
     fn new_game(&mut self) {
@@ -410,11 +405,7 @@ impl Session {
             send(&format!("Illegal move (no valid position): {shown}"));
             return;
         }
-        if self
-            .task
-            .as_ref()
-            .is_some_and(|t| t.kind == TaskKind::Think)
-        {
+        if self.thinking() {
             send(&format!("Illegal move (engine is on move): {shown}"));
             return;
         }
