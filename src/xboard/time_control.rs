@@ -20,6 +20,15 @@ use crate::search::limits::{Clock, Limits};
 
 use super::command::CommandError;
 
+/// Sudden death without increment (`level 0 BASE 0`) gives no moves-to-go
+/// and no income, and running out loses: the clock is spread over an
+/// estimate of the moves left, `SUDDEN_DEATH_MOVES - moves_made / 2`, but at
+/// least [`SUDDEN_DEATH_MIN_MOVES`]. (The search's default of 25 spent 12 %
+/// of a one-minute game on move 2 and left too little for 80-move games.)
+pub const SUDDEN_DEATH_MOVES: u32 = 50;
+/// See [`SUDDEN_DEATH_MOVES`].
+pub const SUDDEN_DEATH_MIN_MOVES: u32 = 20;
+
 /// How many future moves' lag the clock keeps in reserve. In sudden death
 /// nobody knows how long the game will last; games of 60–80 moves are common
 /// and each move costs the lag however fast the search is.
@@ -81,7 +90,14 @@ impl TimeControl {
                 increment_ms,
                 ..
             } => {
-                let moves_to_go = (moves > 0).then(|| u64::from(moves - moves_made % moves));
+                let moves_to_go = if moves > 0 {
+                    Some(u64::from(moves - moves_made % moves))
+                } else if increment_ms == 0 {
+                    let estimate = SUDDEN_DEATH_MOVES.saturating_sub(moves_made / 2);
+                    Some(u64::from(estimate.max(SUDDEN_DEATH_MIN_MOVES)))
+                } else {
+                    None
+                };
                 let horizon = moves_to_go
                     .unwrap_or(LAG_HORIZON_MOVES)
                     .clamp(1, LAG_HORIZON_MOVES);
@@ -262,6 +278,20 @@ mod tests {
             TimeControl::MoveTime(2_000).limits(0, 0, None, 0).movetime,
             Some(2_000)
         );
+        let sudden_death = TimeControl::Level {
+            moves: 0,
+            base_ms: 60_000,
+            increment_ms: 0,
+        };
+        let mtg = |made| {
+            sudden_death
+                .limits(30_000, made, None, 0)
+                .clock
+                .and_then(|c| c.moves_to_go)
+        };
+        assert_eq!(mtg(0), Some(50));
+        assert_eq!(mtg(40), Some(30));
+        assert_eq!(mtg(90), Some(20));
     }
 
     #[test]
