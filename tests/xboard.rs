@@ -603,10 +603,21 @@ fn illegal_moves_and_bad_input_never_crash() {
     engine.send("ping");
     let said = engine.sync();
     assert_eq!(said.len(), 4, "{said:?}");
-    // Still playing normally.
+    // Still playing normally, even with absurd clocks.
     engine.send("new");
     engine.send("sd 2");
+    engine.send("level 0 500000 100000");
+    engine.send("time 9223372036854775807");
     engine.send("usermove e2e4");
+    let (_, reply) = engine.expect_move();
+    let mut game = Board::startpos();
+    apply(&mut game, "e2e4");
+    apply(&mut game, &reply);
+    let mut moves = MoveList::new();
+    generate_all(&game, &mut moves);
+    let next = move_text(moves[0], false);
+    engine.send("time 9223372036854775807");
+    engine.send(&format!("usermove {next}"));
     engine.expect_move();
     engine.quit();
 }

@@ -708,7 +708,8 @@ impl Session {
     fn clock_reading(&mut self, ms: u64) {
         if let Some((before, searched)) = self.last_move_clock.take() {
             if matches!(self.time_control, TimeControl::Level { .. }) {
-                let credited = before + self.time_control.credit_after_move(self.moves_made);
+                let credited =
+                    before.saturating_add(self.time_control.credit_after_move(self.moves_made));
                 let sample = credited
                     .saturating_sub(ms)
                     .saturating_sub(searched)

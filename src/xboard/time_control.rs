@@ -119,9 +119,9 @@ impl TimeControl {
     pub fn clock_after_move(&self, own_ms: u64, elapsed_ms: u64, moves_made: u32) -> u64 {
         match *self {
             TimeControl::MoveTime(ms) => ms,
-            TimeControl::Level { .. } => {
-                own_ms.saturating_sub(elapsed_ms) + self.credit_after_move(moves_made)
-            }
+            TimeControl::Level { .. } => own_ms
+                .saturating_sub(elapsed_ms)
+                .saturating_add(self.credit_after_move(moves_made)),
         }
     }
 
@@ -141,7 +141,7 @@ impl TimeControl {
                 } else {
                     0
                 };
-                increment_ms + session
+                increment_ms.saturating_add(session)
             }
         }
     }
