@@ -2,10 +2,10 @@
 //!
 //! CECP is stateful: the engine keeps the game, knows which side it plays,
 //! runs its own clock and announces results. Three threads cooperate:
-//! - an input thread turns stdin into [`Event::Line`]s (lossy UTF-8,
+//! - an input thread turns stdin into `Event::Line`s (lossy UTF-8,
 //!   bounded line length, so no input can panic or exhaust memory);
 //! - a search thread, one per search, owns the [`Searcher`] while it runs
-//!   and posts [`Event::SearchDone`] when it ends;
+//!   and posts `Event::SearchDone` when it ends;
 //! - the session thread handles both kinds of event in arrival order.
 //!
 //! Only the session thread changes the board or writes `move`, so a move
