@@ -175,7 +175,12 @@ impl Searcher {
         let start = Instant::now();
         self.shared = shared;
         self.limits = limits.clone();
-        self.time = TimeManager::new(limits, move_overhead, start);
+        self.time = TimeManager::new(
+            limits,
+            move_overhead,
+            u64::from(board.fullmove_number()),
+            start,
+        );
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
@@ -287,6 +292,12 @@ impl Searcher {
                 nodes: self.nodes,
             };
             if self.stopped {
+                break;
+            }
+            // A mate seen with this much depth to spare will not get
+            // shorter: stop instead of printing the same line up to the
+            // maximum depth (infinite and ponder searches then wait).
+            if is_mate(score) && depth >= 2 * (MATE - score.abs()) + 4 {
                 break;
             }
             if let Some(mate) = limits.mate {

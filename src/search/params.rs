@@ -74,6 +74,11 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// Time management: share of the remaining time for one move when no
 /// `movestogo` is given (the divisor).
 pub const TIME_MOVES_TO_GO: u64 = 25;
+/// Time management in sudden death (no increment, no moves-to-go): the
+/// moves still to play are estimated as this minus half the move number ...
+pub const TIME_SUDDEN_DEATH_MOVES: u64 = 50;
+/// ... but never fewer than this.
+pub const TIME_SUDDEN_DEATH_MIN: u64 = 20;
 /// Time management: the hard limit is this many times the soft limit ...
 pub const TIME_HARD_FACTOR: u64 = 4;
 /// ... but never more than this share of the remaining time (percent).

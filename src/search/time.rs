@@ -12,7 +12,10 @@
 use std::time::{Duration, Instant};
 
 use super::limits::Limits;
-use super::params::{TIME_HARD_FACTOR, TIME_MAX_SHARE_PERCENT, TIME_MOVES_TO_GO};
+use super::params::{
+    TIME_HARD_FACTOR, TIME_MAX_SHARE_PERCENT, TIME_MOVES_TO_GO, TIME_SUDDEN_DEATH_MIN,
+    TIME_SUDDEN_DEATH_MOVES,
+};
 
 /// The time budget of one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,9 +28,10 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    /// The budget for `limits`, measured from `start`.
-    pub fn new(limits: &Limits, move_overhead: u64, start: Instant) -> Self {
-        let (soft, hard) = budget(limits, move_overhead);
+    /// The budget for `limits` at game move `fullmove`, measured from
+    /// `start`.
+    pub fn new(limits: &Limits, move_overhead: u64, fullmove: u64, start: Instant) -> Self {
+        let (soft, hard) = budget(limits, move_overhead, fullmove);
         Self { start, soft, hard }
     }
 
@@ -76,8 +80,19 @@ impl TimeManager {
     }
 }
 
-/// Soft and hard limits in milliseconds for `limits`.
-pub fn budget(limits: &Limits, move_overhead: u64) -> (Option<u64>, Option<u64>) {
+/// How many more moves a sudden-death game (no increment, no moves-to-go)
+/// is expected to last at game move `fullmove`: long games run 60 to 100
+/// moves, so the clock is spread thinly early and never over fewer than
+/// `TIME_SUDDEN_DEATH_MIN` moves.
+pub fn sudden_death_moves_left(fullmove: u64) -> u64 {
+    TIME_SUDDEN_DEATH_MOVES
+        .saturating_sub(fullmove / 2)
+        .max(TIME_SUDDEN_DEATH_MIN)
+}
+
+/// Soft and hard limits in milliseconds for `limits` at game move
+/// `fullmove`.
+pub fn budget(limits: &Limits, move_overhead: u64, fullmove: u64) -> (Option<u64>, Option<u64>) {
     if let Some(movetime) = limits.movetime {
         // Keep a reserve, but never eat more than half the allotted time.
         let t = movetime
@@ -89,9 +104,14 @@ pub fn budget(limits: &Limits, move_overhead: u64) -> (Option<u64>, Option<u64>)
         return (None, None);
     };
     let available = clock.time.saturating_sub(move_overhead);
+    let default_moves = if clock.increment == 0 {
+        sudden_death_moves_left(fullmove)
+    } else {
+        TIME_MOVES_TO_GO
+    };
     let moves_to_go = clock
         .moves_to_go
-        .unwrap_or(TIME_MOVES_TO_GO)
+        .unwrap_or(default_moves)
         .clamp(1, TIME_MOVES_TO_GO * 2);
     // On the last move before a time control most of the clock is ours;
     // otherwise cap one move at a fixed share of it.
@@ -127,7 +147,7 @@ mod tests {
         for time in [0, 1, 10, 50, 100, 1_000, 10_000, 600_000] {
             for inc in [0, 10, 100, 2_000] {
                 for mtg in [None, Some(1), Some(2), Some(40)] {
-                    let (soft, hard) = budget(&clock(time, inc, mtg), 30);
+                    let (soft, hard) = budget(&clock(time, inc, mtg), 30, 1);
                     let (soft, hard) = (soft.unwrap(), hard.unwrap());
                     assert!(soft <= hard, "{time} {inc} {mtg:?}");
                     assert!(
@@ -140,21 +160,36 @@ mod tests {
     }
 
     #[test]
+    fn sudden_death_spreads_the_clock() {
+        // 60 s, no increment: move 2 gets a fiftieth, not a twenty-fifth.
+        let (soft, _) = budget(&clock(60_000, 0, None), 30, 2);
+        assert!(soft.unwrap() < 60_000 / 40, "{soft:?}");
+        // Late in the game never fewer than 20 moves.
+        assert_eq!(sudden_death_moves_left(200), 20);
+        let (soft, hard) = budget(&clock(3_000, 0, None), 30, 57);
+        assert!(soft.unwrap() <= 3_000 / 20 && hard.unwrap() <= 3_000 * 4 / 10);
+    }
+
+    #[test]
     fn huge_numbers_do_not_overflow() {
-        let (soft, hard) = budget(&clock(u64::MAX, u64::MAX, Some(u64::MAX)), u64::MAX);
+        let (soft, hard) = budget(
+            &clock(u64::MAX, u64::MAX, Some(u64::MAX)),
+            u64::MAX,
+            u64::MAX,
+        );
         assert_eq!((soft, hard), (Some(1), Some(1)));
-        let (soft, hard) = budget(&clock(u64::MAX, u64::MAX, None), 30);
+        let (soft, hard) = budget(&clock(u64::MAX, u64::MAX, None), 30, 1);
         assert!(soft.unwrap() <= hard.unwrap());
         let movetime = Limits {
             movetime: Some(u64::MAX),
             ..Limits::default()
         };
-        assert!(budget(&movetime, u64::MAX).0.is_some());
+        assert!(budget(&movetime, u64::MAX, 1).0.is_some());
     }
 
     #[test]
     fn fast_controls_get_small_slices() {
-        let (soft, hard) = budget(&clock(1_000, 10, None), 30);
+        let (soft, hard) = budget(&clock(1_000, 10, None), 30, 1);
         assert!(soft.unwrap() < 60 && hard.unwrap() < 250);
         assert_eq!(
             budget(
@@ -162,10 +197,11 @@ mod tests {
                     movetime: Some(100),
                     ..Limits::default()
                 },
-                30
+                30,
+                1
             ),
             (Some(70), Some(70))
         );
-        assert_eq!(budget(&Limits::default(), 30), (None, None));
+        assert_eq!(budget(&Limits::default(), 30, 1), (None, None));
     }
 }

@@ -292,7 +292,11 @@ impl Engine {
             .unwrap_or_else(|| Searcher::new(self.options.hash_mb));
         let limits = self.limits(go);
         if self.debug {
-            let (soft, hard) = crate::search::time::budget(&limits, self.options.move_overhead);
+            let (soft, hard) = crate::search::time::budget(
+                &limits,
+                self.options.move_overhead,
+                u64::from(self.board.fullmove_number()),
+            );
             info_string(&format!(
                 "limits {limits:?}; time soft {soft:?} hard {hard:?} ms"
             ));

@@ -1,6 +1,6 @@
 //! The UCI protocol: command parsing ([`command`]), options ([`options`]),
 //! output formatting ([`output`]), the protocol loop ([`engine`]) and the
-//! `bench` command ([`bench`]).
+//! `bench` command ([`bench`](mod@bench)).
 //!
 //! The search knows nothing of UCI text; this module translates in both
 //! directions.
