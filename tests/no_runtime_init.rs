@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
@@ -48,5 +50,9 @@ fn no_lazy_or_mutable_statics_in_any_source() {
             }
         }
     }
-    assert!(found.is_empty(), "runtime initialisation found:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "runtime initialisation found:\n{}",
+        found.join("\n")
+    );
 }
