@@ -173,17 +173,18 @@ pub fn adjacent_files() -> [u64; 8] {
     })
 }
 
-/// Squares ahead of a square on its own file, per colour.
-pub fn forward_file() -> [[u64; 64]; 2] {
+/// Per colour and square: the squares on a higher rank (White) or lower
+/// rank (Black) whose file is at most `file_spread` files away.
+fn ahead_masks(file_spread: i32) -> [[u64; 64]; 2] {
     let ahead = |color: usize, sq: usize| -> u64 {
         (0..64)
             .filter(|&t| {
-                file_of(t) == file_of(sq)
-                    && if color == 0 {
-                        rank_of(t) > rank_of(sq)
-                    } else {
-                        rank_of(t) < rank_of(sq)
-                    }
+                let forward = if color == 0 {
+                    rank_of(t) > rank_of(sq)
+                } else {
+                    rank_of(t) < rank_of(sq)
+                };
+                forward && (file_of(t) - file_of(sq)).abs() <= file_spread
             })
             .fold(0, |acc, t| acc | bit(t))
     };
@@ -193,24 +194,14 @@ pub fn forward_file() -> [[u64; 64]; 2] {
     ]
 }
 
+/// Squares ahead of a square on its own file, per colour.
+pub fn forward_file() -> [[u64; 64]; 2] {
+    ahead_masks(0)
+}
+
 /// Squares ahead of a pawn on its own and adjacent files, per colour.
 pub fn passed_pawn_masks() -> [[u64; 64]; 2] {
-    let ahead = |color: usize, sq: usize| -> u64 {
-        (0..64)
-            .filter(|&t| {
-                (file_of(t) - file_of(sq)).abs() <= 1
-                    && if color == 0 {
-                        rank_of(t) > rank_of(sq)
-                    } else {
-                        rank_of(t) < rank_of(sq)
-                    }
-            })
-            .fold(0, |acc, t| acc | bit(t))
-    };
-    [
-        core::array::from_fn(|sq| ahead(0, sq)),
-        core::array::from_fn(|sq| ahead(1, sq)),
-    ]
+    ahead_masks(1)
 }
 
 /// Chebyshev (king-move) distance between squares.

@@ -150,6 +150,17 @@ impl Searcher {
         }
     }
 
+    /// Resizes the transposition table to `mib` MiB and returns the size
+    /// obtained, which is smaller when that much memory cannot be had. The
+    /// old table is dropped first so that both never coexist.
+    pub fn resize_hash(&mut self, mib: u64) -> u64 {
+        if self.tt.size_mib() != mib {
+            self.tt = TranspositionTable::new(1);
+            self.tt = TranspositionTable::new(mib);
+        }
+        self.tt.size_mib()
+    }
+
     /// Forgets the previous game: empties the TT and the statistics.
     pub fn new_game(&mut self) {
         self.tt.clear();

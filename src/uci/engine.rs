@@ -23,7 +23,6 @@ use crate::board::{Board, Color, PieceKind, Square};
 use crate::eval;
 use crate::movegen::{self, MoveList, generate_all};
 use crate::search::limits::{Clock, Limits};
-use crate::search::tt::TranspositionTable;
 use crate::search::{SearchShared, Searcher};
 
 /// Stack for the search thread: the recursion keeps a move list per ply.
@@ -192,17 +191,11 @@ impl Engine {
                     Effect::None => {}
                     Effect::ClearHash => self.searcher().tt.clear(),
                     Effect::ResizeHash(mib) => {
-                        let searcher = self.searcher();
-                        if searcher.tt.size_mib() != mib {
-                            // Drop the old table first so both never coexist.
-                            searcher.tt = TranspositionTable::new(1);
-                            searcher.tt = TranspositionTable::new(mib);
-                            let got = searcher.tt.size_mib();
-                            if got < mib {
-                                info_string(&format!(
-                                    "not enough memory for {mib} MiB of hash; using {got} MiB"
-                                ));
-                            }
+                        let got = self.searcher().resize_hash(mib);
+                        if got < mib {
+                            info_string(&format!(
+                                "not enough memory for {mib} MiB of hash; using {got} MiB"
+                            ));
                         }
                     }
                 }

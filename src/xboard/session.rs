@@ -29,7 +29,6 @@ use crate::board::{Board, Color, Move};
 use crate::eval::score::{Score, is_mate};
 use crate::movegen::{MoveList, count_legal, generate_all};
 use crate::search::limits::Limits;
-use crate::search::tt::TranspositionTable;
 use crate::search::{SearchResult, SearchShared, Searcher};
 
 /// Stack for the search thread: the recursion keeps a move list per ply.
@@ -458,17 +457,11 @@ impl Session {
             return;
         }
         self.hash_mib = mib;
-        let searcher = self.searcher();
-        if searcher.tt.size_mib() != mib {
-            // Drop the old table first so both never coexist.
-            searcher.tt = TranspositionTable::new(1);
-            searcher.tt = TranspositionTable::new(mib);
-            let got = searcher.tt.size_mib();
-            if got < mib {
-                send(&format!(
-                    "# not enough memory for {mib} MiB of hash; using {got} MiB"
-                ));
-            }
+        let got = self.searcher().resize_hash(mib);
+        if got < mib {
+            send(&format!(
+                "# not enough memory for {mib} MiB of hash; using {got} MiB"
+            ));
         }
     }
 
