@@ -44,11 +44,11 @@
 //! # Slider lookups: magic or PEXT
 //! [`rook_attacks`] and [`bishop_attacks`] use fancy magic bitboards, which run
 //! on every target. When the *target* has BMI2 (for example with
-//! `RUSTFLAGS="-C target-cpu=native"` on a CPU that has it), the [`pext`]
+//! `RUSTFLAGS="-C target-cpu=native"` on a CPU that has it), the `pext`
 //! module is compiled in too, with the same attacks laid out for
 //! `index = pext(occupied, mask) + offset`. Executing the `pext` instruction
 //! needs an `unsafe` call in Rust, which this crate forbids, so the caller
-//! computes the index: see [`pext`].
+//! computes the index: see the `pext` module (documented when built for BMI2).
 
 #![no_std]
 #![forbid(unsafe_code)]
