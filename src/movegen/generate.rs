@@ -341,14 +341,27 @@ fn en_passant<S: Sink>(
     them: Bitboard,
 ) {
     let us = board.side_to_move();
-    let captured = Square::from_index_masked(ep as u32 ^ 8);
     for from in attacks::pawn(!us, ep) & board.pieces(us, PieceKind::Pawn) {
-        let after = (occupied.without(from).without(captured)).with(ep);
-        let attackers = board.attackers_to(king, after) & them.without(captured);
-        if attackers.is_empty() {
+        if en_passant_is_safe(board, from, ep, king, occupied, them) {
             sink.push(Move::new(from, ep, MoveFlag::EnPassant));
         }
     }
+}
+
+/// Whether our king is unattacked after the pawn on `from` captures en
+/// passant onto `ep` (both pawns' squares change on the king's lines).
+#[inline]
+fn en_passant_is_safe(
+    board: &Board,
+    from: Square,
+    ep: Square,
+    king: Square,
+    occupied: Bitboard,
+    them: Bitboard,
+) -> bool {
+    let captured = Square::from_index_masked(ep as u32 ^ 8);
+    let after = (occupied.without(from).without(captured)).with(ep);
+    (board.attackers_to(king, after) & them.without(captured)).is_empty()
 }
 
 /// Castling moves (king takes own rook), standard and Chess960. The
@@ -376,6 +389,22 @@ fn castle_if_safe<S: Sink>(
     king: Square,
     occupied: Bitboard,
 ) {
+    if castle_path_is_safe(board, us, side, king, occupied) {
+        let rook = board.castle_rooks[us.index()][side.index()];
+        sink.push(Move::new(king, rook, MoveFlag::Castle));
+    }
+}
+
+/// Whether no square the king crosses or lands on when castling to `side`
+/// is attacked (judged on the board after castling).
+#[inline]
+fn castle_path_is_safe(
+    board: &Board,
+    us: Color,
+    side: CastleSide,
+    king: Square,
+    occupied: Bitboard,
+) -> bool {
     let rook = board.castle_rooks[us.index()][side.index()];
     let king_path = board.castle_king_path[us.index()][side.index()];
     let king_to = side.king_destination(king.rank());
@@ -388,12 +417,9 @@ fn castle_if_safe<S: Sink>(
         .without(rook)
         .with(king_to)
         .with(rook_to);
-    if king_path
+    king_path
         .into_iter()
         .all(|sq| !board.attacked_by(sq, !us, after))
-    {
-        sink.push(Move::new(king, rook, MoveFlag::Castle));
-    }
 }
 
 /// Appends every legal move to `list`.
@@ -422,6 +448,111 @@ pub fn generate_noisy(board: &Board, list: &mut MoveList) {
 #[inline]
 pub fn generate_quiets(board: &Board, list: &mut MoveList) {
     generate::<MoveList, { mode::QUIETS }>(board, list);
+}
+
+/// Whether `mv` — any 16-bit encoding, typically a transposition-table,
+/// killer or counter move that was legal in some other position — is one
+/// of the legal moves of `board`: the same answer as
+/// `generate_all(board).contains(&mv)`, without generating anything.
+///
+/// The move must match exactly, flag included: the right piece of the side
+/// to move on `from`, a capture flag exactly when an enemy piece stands on
+/// `to`, pawn pushes and promotions only to the squares and ranks they
+/// reach, castling only with the right and a clear, unattacked path. Then
+/// the king must not be attacked afterwards (which settles pins and checks
+/// in one test).
+pub fn is_legal(board: &Board, mv: Move) -> bool {
+    let us = board.side_to_move();
+    let (from, to) = (mv.from(), mv.to());
+    let Some(piece) = board.piece_on(from) else {
+        return false;
+    };
+    if piece.color() != us {
+        return false;
+    }
+    let ours = board.color_bb(us);
+    let them = board.color_bb(!us);
+    if ours.contains(to) && !mv.is_castle() {
+        return false;
+    }
+    let occupied = ours | them;
+    let king = board.king_square(us);
+    let flag = mv.bits() >> 12;
+    // Flag codes: see `crate::board::moves` (3, 6 and 7 are unused).
+    const QUIET: u16 = MoveFlag::Quiet as u16;
+    const DOUBLE_PUSH: u16 = MoveFlag::DoublePush as u16;
+    const CASTLE: u16 = MoveFlag::Castle as u16;
+    const CAPTURE: u16 = MoveFlag::Capture as u16;
+    const EN_PASSANT: u16 = MoveFlag::EnPassant as u16;
+
+    match piece.kind() {
+        PieceKind::Pawn => {
+            let (start_rank, last_rank) = match us {
+                Color::White => (Bitboard::RANK_2, Bitboard::RANK_8),
+                Color::Black => (Bitboard::RANK_7, Bitboard::RANK_1),
+            };
+            let push = Bitboard(forward(from.bitboard().0, us));
+            let captures = attacks::pawn(us, from);
+            let promotes = last_rank.contains(to);
+            let pseudo_legal = match flag {
+                QUIET => push.contains(to) && !occupied.contains(to) && !promotes,
+                DOUBLE_PUSH => {
+                    start_rank.contains(from)
+                        && (push & occupied).is_empty()
+                        && Bitboard(forward(push.0, us)).contains(to)
+                        && !occupied.contains(to)
+                }
+                CAPTURE => captures.contains(to) && them.contains(to) && !promotes,
+                EN_PASSANT => {
+                    return board.en_passant() == Some(to)
+                        && captures.contains(to)
+                        && en_passant_is_safe(board, from, to, king, occupied, them);
+                }
+                8..=11 => push.contains(to) && !occupied.contains(to) && promotes,
+                12..=15 => captures.contains(to) && them.contains(to) && promotes,
+                _ => false,
+            };
+            pseudo_legal && leaves_king_safe(board, from, to, king, occupied, them)
+        }
+        PieceKind::King if flag == CASTLE => {
+            let side = mv.castle_side();
+            board.castling_rights().has(us, side)
+                && board.castle_rooks[us.index()][side.index()] == to
+                && (board.castle_empty[us.index()][side.index()] & occupied).is_empty()
+                && !board.attacked_by(king, !us, occupied)
+                && castle_path_is_safe(board, us, side, king, occupied)
+        }
+        kind => {
+            let flag_fits = match flag {
+                QUIET => !occupied.contains(to),
+                CAPTURE => them.contains(to),
+                _ => false,
+            };
+            if !flag_fits || !attacks::piece(kind, us, from, occupied).contains(to) {
+                return false;
+            }
+            if kind == PieceKind::King {
+                !board.attacked_by(to, !us, occupied.without(from))
+            } else {
+                leaves_king_safe(board, from, to, king, occupied, them)
+            }
+        }
+    }
+}
+
+/// Whether our king (not the moving piece) is unattacked once the piece on
+/// `from` has moved to `to`, capturing whatever enemy piece stood there.
+#[inline]
+fn leaves_king_safe(
+    board: &Board,
+    from: Square,
+    to: Square,
+    king: Square,
+    occupied: Bitboard,
+    them: Bitboard,
+) -> bool {
+    let after = occupied.without(from).with(to);
+    (board.attackers_to(king, after) & them.without(to)).is_empty()
 }
 
 /// The number of legal moves, counted without building a list.

@@ -22,6 +22,7 @@ mod uci_move;
 pub use crate::board::{Move, MoveFlag};
 pub use generate::{
     count_legal, generate_all, generate_captures, generate_noisy, generate_quiets, has_legal_move,
+    is_legal,
 };
 pub use move_list::MoveList;
 pub use uci_move::{MoveParseError, parse_uci_move};
