@@ -12,6 +12,7 @@ pub mod board;
 pub mod eval;
 pub mod movegen;
 pub mod search;
+pub mod tune;
 pub mod uci;
 pub mod xboard;
 

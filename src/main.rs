@@ -16,6 +16,7 @@ fn main() -> ExitCode {
         }
         Some("perft") => perft_command(&args[1..]),
         Some("bench") => bench_command(&args[1..]),
+        Some("datagen") => datagen_command(&args[1..]),
         Some("xboard") => {
             kiln::xboard::run_stdio();
             ExitCode::SUCCESS
@@ -70,6 +71,29 @@ fn bench_command(args: &[String]) -> ExitCode {
     };
     kiln::uci::bench::run(depth, &mut |line| println!("{line}"));
     ExitCode::SUCCESS
+}
+
+/// `kiln datagen ...`: self-play training positions (see
+/// [`kiln::tune::datagen`]).
+fn datagen_command(args: &[String]) -> ExitCode {
+    use kiln::tune::datagen::{Options, USAGE, run};
+    let options = match Options::parse(args) {
+        Ok(options) => options,
+        Err(err) => {
+            eprintln!("kiln datagen: {err}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&options) {
+        Ok(n) => {
+            eprintln!("kiln datagen: wrote {n} positions to {}", options.out);
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("kiln datagen: {err}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// `kiln perft <depth> [fen]`: divide, then `Nodes searched: N`.

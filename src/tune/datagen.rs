@@ -1,0 +1,458 @@
+//! `kiln datagen`: self-play games at a small fixed node count, writing
+//! quiet positions labelled with the game's result for the Texel tuner.
+//!
+//! Each game starts from an opening (a line of an EPD file, or the start
+//! position) plus a few random legal plies, all chosen by a generator seeded
+//! from `--seed` and the game's number, so game `n` is the same game whatever
+//! the number of threads. Games end by the rules (mate, stalemate, fifty
+//! moves, threefold repetition, insufficient material) or by adjudication
+//! (both sides' scores agreeing on a decisive or a dead-drawn position for
+//! several plies), which saves most of the time long games would take.
+//!
+//! Output: one position per line, `<fen> | <result> | <score>`, where the
+//! result is White's (`1.0`, `0.5`, `0.0`) and the score is the search's
+//! score in centipawns from White's point of view. Only quiet positions are
+//! written: not in check, the chosen move neither a capture nor a promotion,
+//! no mate score, and not among the first plies of the game.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::board::{Board, Color, STARTPOS};
+use crate::eval::score::{MATE_BOUND, Score};
+use crate::movegen::{MoveList, generate_all};
+use crate::search::limits::Limits;
+use crate::search::{SearchShared, Searcher};
+
+/// Usage text of `kiln datagen`.
+pub const USAGE: &str = "usage: kiln datagen --out <file> [--games <n> | --positions <n>] \
+[--nodes <n>] [--seed <n>] [--threads <n>] [--openings <epd>] [--random-plies <n>] [--hash <MiB>]";
+
+/// What to generate; see [`USAGE`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Output file (created or truncated).
+    pub out: String,
+    /// Stop after this many games (if set).
+    pub games: Option<u64>,
+    /// Stop once this many positions are written (if set).
+    pub positions: Option<u64>,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// Games played at once.
+    pub threads: usize,
+    /// EPD/FEN file of starting positions (else the start position).
+    pub openings: Option<String>,
+    /// Random legal plies played from the opening before the game starts.
+    pub random_plies: u32,
+    /// Transposition table per thread in MiB.
+    pub hash_mib: u64,
+}
+
+impl Options {
+    /// Parses the arguments after `datagen`; an `Err` is a message for the
+    /// user (the caller prints it with [`USAGE`] and exits with status 2).
+    pub fn parse(args: &[String]) -> Result<Options, String> {
+        let mut options = Options {
+            out: String::new(),
+            games: None,
+            positions: None,
+            nodes: 5000,
+            seed: 1,
+            threads: 1,
+            openings: None,
+            random_plies: 8,
+            hash_mib: 16,
+        };
+        let mut out = None;
+        let mut iter = args.iter();
+        while let Some(flag) = iter.next() {
+            let mut value = || {
+                iter.next()
+                    .ok_or_else(|| format!("option '{flag}' needs a value"))
+            };
+            match flag.as_str() {
+                "--out" => out = Some(value()?.clone()),
+                "--games" => options.games = Some(number(flag, value()?, 1, u64::MAX)?),
+                "--positions" => options.positions = Some(number(flag, value()?, 1, u64::MAX)?),
+                "--nodes" => options.nodes = number(flag, value()?, 1, 100_000_000)?,
+                "--seed" => options.seed = number(flag, value()?, 0, u64::MAX)?,
+                "--threads" => options.threads = number(flag, value()?, 1, 256)? as usize,
+                "--openings" => options.openings = Some(value()?.clone()),
+                "--random-plies" => options.random_plies = number(flag, value()?, 0, 200)? as u32,
+                "--hash" => options.hash_mib = number(flag, value()?, 1, 65_536)?,
+                other => return Err(format!("unknown option '{other}'")),
+            }
+        }
+        options.out = out.ok_or("missing --out <file>")?;
+        if options.games.is_none() && options.positions.is_none() {
+            return Err("give --games <n> or --positions <n>".into());
+        }
+        Ok(options)
+    }
+}
+
+/// Parses `text` as a number in `min..=max` for option `flag`.
+pub(crate) fn number(flag: &str, text: &str, min: u64, max: u64) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "bad value '{text}' for {flag}: expected a number {min}-{max}"
+        )),
+    }
+}
+
+/// A small deterministic generator (SplitMix64): every random choice of
+/// data generation and tuning comes from one, seeded from the command line.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator seeded with `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`; the tiny modulo bias does not matter
+    /// here).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+
+    /// A float in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Plies from the game's start before positions are written.
+const SKIP_PLIES: usize = 8;
+/// A game is adjudicated as won once both sides' scores are beyond this...
+const RESIGN_SCORE: Score = 1000;
+/// ...for this many consecutive plies.
+const RESIGN_PLIES: u32 = 6;
+/// A game is adjudicated as drawn once every score is within this...
+const DRAW_SCORE: Score = 10;
+/// ...for this many consecutive plies...
+const DRAW_PLIES: u32 = 12;
+/// ...after this many plies.
+const DRAW_MIN_PLY: usize = 60;
+/// Games still running after this many plies are drawn.
+const MAX_PLIES: usize = 400;
+/// Openings whose first search scores beyond this are replaced: they teach
+/// little and end at once.
+const MAX_OPENING_SCORE: Score = 400;
+
+/// Runs `kiln datagen`; progress goes to stderr. Returns the number of
+/// positions written.
+pub fn run(options: &Options) -> Result<u64, String> {
+    let openings = match &options.openings {
+        Some(path) => load_openings(path)?,
+        None => vec![STARTPOS.to_string()],
+    };
+    let file =
+        File::create(&options.out).map_err(|e| format!("cannot create '{}': {e}", options.out))?;
+    let writer = Arc::new(Mutex::new(BufWriter::new(file)));
+    let next_game = Arc::new(AtomicU64::new(0));
+    let written = Arc::new(AtomicU64::new(0));
+    let games_done = Arc::new(AtomicU64::new(0));
+    let openings = Arc::new(openings);
+    let start = Instant::now();
+
+    let mut handles = Vec::new();
+    for _ in 0..options.threads {
+        let (writer, next_game, written, games_done, openings, options) = (
+            Arc::clone(&writer),
+            Arc::clone(&next_game),
+            Arc::clone(&written),
+            Arc::clone(&games_done),
+            Arc::clone(&openings),
+            options.clone(),
+        );
+        handles.push(std::thread::spawn(move || -> Result<(), String> {
+            let mut searcher = Searcher::new(options.hash_mib);
+            loop {
+                if options
+                    .positions
+                    .is_some_and(|p| written.load(Ordering::Relaxed) >= p)
+                {
+                    return Ok(());
+                }
+                let game = next_game.fetch_add(1, Ordering::Relaxed);
+                if options.games.is_some_and(|g| game >= g) {
+                    return Ok(());
+                }
+                let lines = play_game(&mut searcher, &options, &openings, game);
+                let mut text = String::new();
+                for line in &lines {
+                    text.push_str(line);
+                    text.push('\n');
+                }
+                let mut out = writer.lock().map_err(|_| "writer poisoned".to_string())?;
+                out.write_all(text.as_bytes())
+                    .and_then(|()| out.flush())
+                    .map_err(|e| format!("cannot write '{}': {e}", options.out))?;
+                written.fetch_add(lines.len() as u64, Ordering::Relaxed);
+                games_done.fetch_add(1, Ordering::Relaxed);
+            }
+        }));
+    }
+
+    // Progress on stderr while the workers play.
+    let mut last = Instant::now();
+    while handles.iter().any(|h| !h.is_finished()) {
+        std::thread::sleep(Duration::from_millis(200));
+        if last.elapsed() >= Duration::from_secs(10) {
+            last = Instant::now();
+            progress(options, &games_done, &written, start);
+        }
+    }
+    for handle in handles {
+        handle
+            .join()
+            .map_err(|_| "a datagen thread panicked".to_string())??;
+    }
+    progress(options, &games_done, &written, start);
+    eprintln!();
+    Ok(written.load(Ordering::Relaxed))
+}
+
+fn progress(options: &Options, games: &AtomicU64, written: &AtomicU64, start: Instant) {
+    let written = written.load(Ordering::Relaxed);
+    let games = games.load(Ordering::Relaxed);
+    let secs = start.elapsed().as_secs_f64().max(1e-3);
+    let target = match (options.positions, options.games) {
+        (Some(p), _) => format!("{written}/{p} positions"),
+        (None, Some(g)) => format!("{games}/{g} games, {written} positions"),
+        (None, None) => format!("{written} positions"),
+    };
+    eprint!(
+        "\rdatagen: {target}, {games} games, {:.0} s, {:.1} positions/s   ",
+        secs,
+        written as f64 / secs
+    );
+}
+
+/// Reads starting positions: one FEN (4 or 6 fields) or EPD line each;
+/// blank lines and `#` comments are skipped.
+fn load_openings(path: &str) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    let mut fens = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+        let fen = fields.join(" ");
+        Board::from_fen(&fen).map_err(|e| format!("{path}:{}: bad position: {e}", n + 1))?;
+        fens.push(fen);
+    }
+    if fens.is_empty() {
+        return Err(format!("'{path}' holds no positions"));
+    }
+    Ok(fens)
+}
+
+/// A start position for game `game`: an opening plus random legal plies.
+/// `attempt` varies the choice when an earlier one was rejected.
+fn starting_board(options: &Options, openings: &[String], game: u64, attempt: u64) -> Board {
+    let mut rng = Rng::new(
+        options.seed
+            ^ game.wrapping_mul(0xD6E8_FEB8_6659_FD93)
+            ^ attempt.wrapping_mul(0xA076_1D64_78BD_642F),
+    );
+    loop {
+        let fen = &openings[rng.below(openings.len() as u64) as usize];
+        let Ok(mut board) = Board::from_fen(fen) else {
+            continue;
+        };
+        let mut ok = true;
+        for _ in 0..options.random_plies {
+            let mut moves = MoveList::new();
+            generate_all(&board, &mut moves);
+            if moves.is_empty() {
+                ok = false;
+                break;
+            }
+            let mv = moves[rng.below(moves.len() as u64) as usize];
+            board.make_move(mv);
+        }
+        let mut moves = MoveList::new();
+        generate_all(&board, &mut moves);
+        if ok && !moves.is_empty() {
+            board.clear_history();
+            return board;
+        }
+    }
+}
+
+/// Plays game number `game` and returns its output lines.
+fn play_game(
+    searcher: &mut Searcher,
+    options: &Options,
+    openings: &[String],
+    game: u64,
+) -> Vec<String> {
+    let limits = Limits {
+        nodes: Some(options.nodes),
+        ..Limits::default()
+    };
+    let mut attempt = 0;
+    let mut board = loop {
+        let board = starting_board(options, openings, game, attempt);
+        attempt += 1;
+        searcher.new_game();
+        let mut probe = board.clone();
+        let result = searcher.search(
+            &mut probe,
+            &limits,
+            0,
+            Arc::new(SearchShared::default()),
+            &mut |_| {},
+        );
+        if result.score.abs() <= MAX_OPENING_SCORE || attempt >= 20 {
+            break board;
+        }
+    };
+    searcher.new_game();
+
+    // (FEN, White's score) of the positions kept so far.
+    let mut kept: Vec<(String, Score)> = Vec::new();
+    let mut win_streak = 0u32;
+    let mut win_side = Color::White;
+    let mut draw_streak = 0u32;
+    let mut ply = 0usize;
+    // White's result: 2 = win, 1 = draw, 0 = loss.
+    let result: u8 = loop {
+        let mut moves = MoveList::new();
+        generate_all(&board, &mut moves);
+        if moves.is_empty() {
+            break if !board.in_check() {
+                1
+            } else if board.side_to_move() == Color::White {
+                0
+            } else {
+                2
+            };
+        }
+        if board.is_fifty_move_draw()
+            || board.is_repetition(2)
+            || board.is_insufficient_material()
+            || ply >= MAX_PLIES
+        {
+            break 1;
+        }
+        let found = searcher.search(
+            &mut board,
+            &limits,
+            0,
+            Arc::new(SearchShared::default()),
+            &mut |_| {},
+        );
+        let white_score = match board.side_to_move() {
+            Color::White => found.score,
+            Color::Black => -found.score,
+        };
+        if ply >= SKIP_PLIES
+            && !board.in_check()
+            && !found.best.is_capture()
+            && !found.best.is_promotion()
+            && found.score.abs() < MATE_BOUND
+        {
+            kept.push((board.to_fen(), white_score));
+        }
+
+        // Adjudication from the scores of consecutive plies.
+        if white_score.abs() >= RESIGN_SCORE {
+            let side = if white_score > 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            win_streak = if win_streak > 0 && side == win_side {
+                win_streak + 1
+            } else {
+                1
+            };
+            win_side = side;
+            if win_streak >= RESIGN_PLIES {
+                break if side == Color::White { 2 } else { 0 };
+            }
+        } else {
+            win_streak = 0;
+        }
+        if ply >= DRAW_MIN_PLY && white_score.abs() <= DRAW_SCORE {
+            draw_streak += 1;
+            if draw_streak >= DRAW_PLIES {
+                break 1;
+            }
+        } else {
+            draw_streak = 0;
+        }
+
+        board.make_move(found.best);
+        ply += 1;
+    };
+    let label = ["0.0", "0.5", "1.0"][usize::from(result)];
+    kept.into_iter()
+        .map(|(fen, score)| format!("{fen} | {label} | {score}"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Vec<String> {
+        text.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn options_parse_and_reject_bad_input() {
+        let o = Options::parse(&args("--out x.txt --games 3 --nodes 100 --seed 7")).unwrap();
+        assert_eq!(
+            (o.games, o.nodes, o.seed, o.out.as_str()),
+            (Some(3), 100, 7, "x.txt")
+        );
+        assert!(Options::parse(&args("--games 3")).is_err(), "no --out");
+        assert!(Options::parse(&args("--out x")).is_err(), "no count");
+        assert!(Options::parse(&args("--out x --games 0")).is_err());
+        assert!(Options::parse(&args("--out x --games ten")).is_err());
+        assert!(Options::parse(&args("--out x --games 1 --nodes")).is_err());
+        assert!(Options::parse(&args("--out x --games 1 --frobnicate 2")).is_err());
+    }
+
+    #[test]
+    fn games_are_reproducible_and_quiet() {
+        let options = Options::parse(&args("--out unused --games 1 --nodes 300 --seed 5")).unwrap();
+        let openings = vec![STARTPOS.to_string()];
+        let mut searcher = Searcher::new(1);
+        let a = play_game(&mut searcher, &options, &openings, 3);
+        let b = play_game(&mut searcher, &options, &openings, 3);
+        assert_eq!(a, b, "same seed and game number, same game");
+        assert!(!a.is_empty());
+        for line in &a {
+            let fields: Vec<&str> = line.split(" | ").collect();
+            assert_eq!(fields.len(), 3, "{line}");
+            let board = Board::from_fen(fields[0]).unwrap();
+            assert!(!board.in_check(), "{line}");
+            assert!(["1.0", "0.5", "0.0"].contains(&fields[1]));
+            assert!(fields[2].parse::<i32>().unwrap().abs() < MATE_BOUND);
+        }
+    }
+}
