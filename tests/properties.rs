@@ -3,10 +3,12 @@
 //!
 //! - make/unmake restores the position exactly (board, key, FEN, clocks);
 //! - every position's FEN parses back to the same position and key;
-//! - the incremental Zobrist key equals the from-scratch key;
+//! - the incremental Zobrist key equals the from-scratch key, and so do the
+//!   incremental pawn key and material signature (also in release builds,
+//!   where make/unmake's debug assertions are off);
 //! - null moves are undone exactly.
 
-use kiln::board::Board;
+use kiln::board::{Board, Material};
 use kiln::movegen::{MoveList, generate_all};
 use proptest::prelude::*;
 
@@ -41,16 +43,22 @@ proptest! {
             let mv = moves[choice as usize % moves.len()];
             board.make_move(mv);
             prop_assert_eq!(board.key(), board.compute_key(), "after {}", mv.to_uci(board.is_chess960()));
+            prop_assert_eq!(board.pawn_key(), board.compute_pawn_key(), "after {}", mv.to_uci(board.is_chess960()));
+            prop_assert_eq!(board.material(), Material::of_board(&board), "after {}", mv.to_uci(board.is_chess960()));
 
             let fen = board.to_fen();
             let parsed = Board::from_fen(&fen).expect("an emitted FEN parses");
             prop_assert_eq!(&parsed, &board, "FEN {}", fen);
             prop_assert_eq!(parsed.key(), board.key(), "FEN {}", fen);
+            prop_assert_eq!(parsed.pawn_key(), board.pawn_key(), "FEN {}", fen);
+            prop_assert_eq!(parsed.material(), board.material(), "FEN {}", fen);
             prop_assert_eq!(parsed.to_fen(), fen.clone());
 
             if !board.in_check() {
                 board.make_null();
                 prop_assert_eq!(board.key(), board.compute_key());
+                prop_assert_eq!(board.pawn_key(), board.compute_pawn_key());
+                prop_assert_eq!(board.material(), Material::of_board(&board));
                 board.unmake_null();
                 prop_assert_eq!(board.to_fen(), fen.clone());
             }
@@ -63,6 +71,8 @@ proptest! {
             prop_assert_eq!(&board, &expected);
             prop_assert_eq!(board.to_fen(), fen);
             prop_assert_eq!(board.key(), key);
+            prop_assert_eq!(board.pawn_key(), board.compute_pawn_key());
+            prop_assert_eq!(board.material(), Material::of_board(&board));
         }
     }
 
@@ -82,6 +92,8 @@ proptest! {
         }
         let fresh = Board::from_fen(&board.to_fen()).expect("an emitted FEN parses");
         prop_assert_eq!(fresh.key(), board.key());
+        prop_assert_eq!(fresh.pawn_key(), board.pawn_key());
+        prop_assert_eq!(fresh.material(), board.material());
     }
 }
 
@@ -112,4 +124,22 @@ fn move_orders_reaching_one_position_share_its_key() {
     assert_eq!(fields(&with_ep), fields(&without_ep));
     assert!(with_ep.en_passant().is_some() && without_ep.en_passant().is_none());
     assert_ne!(with_ep.key(), without_ep.key());
+}
+
+#[test]
+fn pawn_key_sees_only_pawns() {
+    // Same pawns, different pieces: one pawn key; a pawn moved: another.
+    let knights_out = play(&["g1f3", "g8f6"]);
+    assert_eq!(knights_out.pawn_key(), Board::startpos().pawn_key());
+    assert_ne!(knights_out.key(), Board::startpos().key());
+    assert_ne!(play(&["e2e4"]).pawn_key(), Board::startpos().pawn_key());
+    // Captures and promotions change the material signature.
+    let board = Board::from_fen("4k3/1P6/8/8/8/8/7r/4K3 w - - 0 1").expect("valid");
+    let mut promoted = board.clone();
+    promoted.make_move(kiln::movegen::parse_uci_move(&promoted, "b7b8q").expect("legal"));
+    assert_eq!(promoted.material().to_string(), "KQvKR");
+    assert_eq!(promoted.pawn_key().0, 0);
+    promoted.unmake_move();
+    assert_eq!(promoted, board);
+    assert_eq!(board.material().to_string(), "KPvKR");
 }

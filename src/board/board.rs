@@ -5,6 +5,7 @@ use core::fmt;
 
 use super::bitboard::Bitboard;
 use super::castling::{CastleSide, CastlingRights};
+use super::material::Material;
 use super::moves::Move;
 use super::piece::{Color, Piece, PieceKind};
 use super::square::{File, Square};
@@ -30,6 +31,8 @@ pub(crate) struct State {
     pub(crate) plies_from_null: u16,
     /// Zobrist key before the move.
     pub(crate) key: Key,
+    /// Pawn key before the move.
+    pub(crate) pawn_key: Key,
 }
 
 /// A chess position with its game history.
@@ -71,6 +74,12 @@ pub struct Board {
     pub(crate) fullmove: u16,
     pub(crate) plies_from_null: u16,
     pub(crate) key: Key,
+    /// XOR of the Zobrist piece-square keys of the pawns alone (both
+    /// colours): the pawn hash table's key. Updated in `make_move`, restored
+    /// from `State` on unmake.
+    pub(crate) pawn_key: Key,
+    /// Material signature, kept in the placement helpers (reversible).
+    pub(crate) material: Material,
     pub(crate) history: Vec<State>,
     // EVAL HOOK: incrementally updated evaluation terms (e.g. a PSQT
     // accumulator) go here; update them in `put_piece`, `remove_piece` and
@@ -94,6 +103,8 @@ impl PartialEq for Board {
             && self.halfmove == other.halfmove
             && self.fullmove == other.fullmove
             && self.key == other.key
+            && self.pawn_key == other.pawn_key
+            && self.material == other.material
     }
 }
 
@@ -123,6 +134,8 @@ impl Board {
             fullmove: 1,
             plies_from_null: 0,
             key: Key(0),
+            pawn_key: Key(0),
+            material: Material::BARE_KINGS,
             history: Vec::with_capacity(512),
             psqt: 0,
         }
@@ -250,6 +263,20 @@ impl Board {
         self.key
     }
 
+    /// The incrementally maintained pawn key: the XOR of the Zobrist keys of
+    /// every pawn on its square (equals [`compute_pawn_key`](Board::compute_pawn_key)).
+    #[inline(always)]
+    pub fn pawn_key(&self) -> Key {
+        self.pawn_key
+    }
+
+    /// The incrementally maintained material signature (equals
+    /// [`Material::of_board`]).
+    #[inline(always)]
+    pub fn material(&self) -> Material {
+        self.material
+    }
+
     /// Number of moves (including null moves) on the state stack: moves made
     /// since the position was set up.
     #[inline(always)]
@@ -290,6 +317,18 @@ impl Board {
         }
         if self.side == Color::Black {
             key ^= zobrist::side();
+        }
+        Key(key)
+    }
+
+    /// The pawn key computed from scratch.
+    pub fn compute_pawn_key(&self) -> Key {
+        let mut key = 0;
+        for color in Color::ALL {
+            let pawn = Piece::new(color, PieceKind::Pawn);
+            for square in self.pieces(color, PieceKind::Pawn) {
+                key ^= zobrist::piece(pawn, square);
+            }
         }
         Key(key)
     }
@@ -357,6 +396,7 @@ impl Board {
         self.by_color[piece.color().index()] ^= bb;
         self.by_kind[piece.kind().index()] ^= bb;
         self.mailbox[square.index()] = Some(piece);
+        self.material = self.material.with(piece);
         // EVAL HOOK: add `piece` on `square` to incremental terms.
         self.psqt = self.psqt.wrapping_add(psqt_entry(piece, square));
     }
@@ -368,6 +408,7 @@ impl Board {
         self.by_color[piece.color().index()] ^= bb;
         self.by_kind[piece.kind().index()] ^= bb;
         self.mailbox[square.index()] = None;
+        self.material = self.material.without(piece);
         // EVAL HOOK: remove `piece` on `square` from incremental terms.
         self.psqt = self.psqt.wrapping_sub(psqt_entry(piece, square));
     }

@@ -262,6 +262,7 @@ impl Board {
             return Err(FenError::OpponentInCheck);
         }
         board.key = board.compute_key();
+        board.pawn_key = board.compute_pawn_key();
         Ok(board)
     }
 

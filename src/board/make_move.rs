@@ -1,15 +1,17 @@
 //! Make and unmake, including the null move.
 //!
 //! Every change to the placement goes through `put_piece`, `remove_piece`
-//! and `move_piece` (see `board.rs`); the Zobrist key is updated here by
-//! XOR, and `unmake` restores what cannot be undone by XOR (rights, en
-//! passant, clocks, key) from the [`State`] that `make` pushed.
+//! and `move_piece` (see `board.rs`), which also keep the material
+//! signature; the Zobrist key and the pawn key are updated here by XOR, and
+//! `unmake` restores what cannot be undone by XOR (rights, en passant,
+//! clocks, keys) from the [`State`] that `make` pushed.
 //!
 //! Castling is encoded king-takes-rook, so one code path serves standard
 //! chess and Chess960: lift king and rook, then drop them on their
 //! destinations (which may be each other's start squares).
 
 use super::board::{Board, State};
+use super::material::Material;
 use super::moves::{Move, MoveFlag};
 use super::piece::{Color, Piece, PieceKind};
 use super::square::Square;
@@ -41,6 +43,7 @@ impl Board {
 
         let mut state = self.saved_state(mv);
         let mut key = self.key.0 ^ zobrist::side();
+        let mut pawn_key = self.pawn_key.0;
         if let Some(ep) = self.en_passant.take() {
             key ^= zobrist::en_passant(ep.file());
         }
@@ -67,16 +70,22 @@ impl Board {
                 let captured = Piece::new(them, PieceKind::Pawn);
                 self.remove_piece(captured, captured_at);
                 self.move_piece(piece, from, to);
-                key ^= zobrist::piece(captured, captured_at)
+                let pawns = zobrist::piece(captured, captured_at)
                     ^ zobrist::piece(piece, from)
                     ^ zobrist::piece(piece, to);
+                key ^= pawns;
+                pawn_key ^= pawns;
                 state.captured = Some(captured);
                 self.halfmove = 0;
             }
             _ => {
                 if let Some(captured) = self.mailbox[to.index()] {
                     self.remove_piece(captured, to);
-                    key ^= zobrist::piece(captured, to);
+                    let gone = zobrist::piece(captured, to);
+                    key ^= gone;
+                    if captured.kind() == PieceKind::Pawn {
+                        pawn_key ^= gone;
+                    }
                     state.captured = Some(captured);
                     self.halfmove = 0;
                 }
@@ -85,11 +94,17 @@ impl Board {
                         let promoted = Piece::new(us, kind);
                         self.remove_piece(piece, from);
                         self.put_piece(promoted, to);
-                        key ^= zobrist::piece(piece, from) ^ zobrist::piece(promoted, to);
+                        let pawn_gone = zobrist::piece(piece, from);
+                        key ^= pawn_gone ^ zobrist::piece(promoted, to);
+                        pawn_key ^= pawn_gone;
                     }
                     None => {
                         self.move_piece(piece, from, to);
-                        key ^= zobrist::piece(piece, from) ^ zobrist::piece(piece, to);
+                        let moved = zobrist::piece(piece, from) ^ zobrist::piece(piece, to);
+                        key ^= moved;
+                        if piece.kind() == PieceKind::Pawn {
+                            pawn_key ^= moved;
+                        }
                     }
                 }
                 if piece.kind() == PieceKind::Pawn {
@@ -116,8 +131,9 @@ impl Board {
 
         self.pass_turn();
         self.key = Key(key);
+        self.pawn_key = Key(pawn_key);
         self.history.push(state);
-        debug_assert_eq!(self.key, self.compute_key(), "key after {mv}");
+        self.debug_check_incremental(mv, "after");
     }
 
     /// Takes back the last [`make_move`](Board::make_move).
@@ -172,7 +188,7 @@ impl Board {
             }
         }
         self.restore_state(&state);
-        debug_assert_eq!(self.key, self.compute_key(), "key after unmaking {mv}");
+        self.debug_check_incremental(mv, "after unmaking");
     }
 
     /// Passes the move to the opponent (null-move pruning). Must not be
@@ -189,7 +205,7 @@ impl Board {
         self.halfmove = self.halfmove.saturating_add(1);
         self.plies_from_null = 0;
         self.pass_turn();
-        debug_assert_eq!(self.key, self.compute_key(), "key after null move");
+        self.debug_check_incremental(Move::NULL, "after");
     }
 
     /// Takes back the last [`make_null`](Board::make_null).
@@ -205,7 +221,24 @@ impl Board {
         debug_assert!(state.mv.is_null(), "unmake_null after a real move");
         self.take_back_turn();
         self.restore_state(&state);
-        debug_assert_eq!(self.key, self.compute_key(), "key after unmaking null move");
+        self.debug_check_incremental(Move::NULL, "after unmaking");
+    }
+
+    /// Debug builds: the incrementally kept key, pawn key and material
+    /// signature must equal their from-scratch recomputations.
+    #[inline(always)]
+    fn debug_check_incremental(&self, mv: Move, when: &str) {
+        debug_assert_eq!(self.key, self.compute_key(), "key {when} {mv}");
+        debug_assert_eq!(
+            self.pawn_key,
+            self.compute_pawn_key(),
+            "pawn key {when} {mv}"
+        );
+        debug_assert_eq!(
+            self.material,
+            Material::of_board(self),
+            "material {when} {mv}"
+        );
     }
 
     /// What unmake will need, before `mv` changes anything.
@@ -219,6 +252,7 @@ impl Board {
             halfmove: self.halfmove,
             plies_from_null: self.plies_from_null,
             key: self.key,
+            pawn_key: self.pawn_key,
         }
     }
 
@@ -230,6 +264,7 @@ impl Board {
         self.halfmove = state.halfmove;
         self.plies_from_null = state.plies_from_null;
         self.key = state.key;
+        self.pawn_key = state.pawn_key;
     }
 
     /// Hands the move to the other side (the full-move number counts Black's
