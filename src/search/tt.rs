@@ -19,11 +19,23 @@
 //! hit in 16,000 probes of a full table: the search only uses a stored move
 //! after finding it among the legal moves of the position.
 //!
+//! Lazy SMP: every search thread probes and stores into the same table at
+//! once, without locks. Each entry is a single `AtomicU64` read and written
+//! with `Relaxed` loads and stores, so a reader sees either the whole old or
+//! the whole new word, never a mix of two writers' halves: the key check
+//! and the data it guards always come from the same store. (Engines with
+//! 128-bit entries need the "key XOR data" trick to detect such torn reads;
+//! a 64-bit entry cannot tear.) Races only decide *which* complete entry
+//! survives, which the search tolerates like any other replacement. No
+//! `unsafe` is involved beyond the zeroed allocation below.
+//!
 //! The memory comes from the allocator's zeroed allocation: the operating
 //! system hands out zero pages on first touch, so creating (or clearing,
 //! which re-allocates) even a large table costs no initialisation loop. The
 //! allocation is fallible: when a size cannot be had, the table halves it
 //! until it can, rather than aborting the process.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use crate::eval::score::{MATE_BOUND, Score};
 
@@ -55,12 +67,14 @@ const ENTRIES_PER_BUCKET: usize = 4;
 const BUCKET_BYTES: usize = ENTRIES_PER_BUCKET * 8;
 const GENERATION_MASK: u8 = 0x3F;
 
-/// The transposition table.
+/// The transposition table. Probes and stores take `&self`, so any number
+/// of search threads can share one table (behind an `Arc`).
 #[derive(Debug)]
 pub struct TranspositionTable {
-    entries: Vec<u64>,
+    entries: Vec<AtomicU64>,
     buckets: usize,
-    generation: u8,
+    /// Age of the current search, mod 64; changed only between searches.
+    generation: AtomicU8,
 }
 
 impl TranspositionTable {
@@ -77,7 +91,7 @@ impl TranspositionTable {
                 return Self {
                     entries,
                     buckets,
-                    generation: 0,
+                    generation: AtomicU8::new(0),
                 };
             }
             if buckets == 1 {
@@ -100,14 +114,20 @@ impl TranspositionTable {
     pub fn clear(&mut self) {
         let n = self.entries.len();
         self.entries = Vec::new();
-        self.entries = zeroed_words(n).unwrap_or_else(|| vec![0; n]);
-        self.generation = 0;
+        self.entries =
+            zeroed_words(n).unwrap_or_else(|| (0..n).map(|_| AtomicU64::new(0)).collect());
+        *self.generation.get_mut() = 0;
     }
 
     /// Starts a new search: entries from older searches become preferred
-    /// victims for replacement.
-    pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) & GENERATION_MASK;
+    /// victims for replacement. Called before the search threads start.
+    pub fn new_search(&self) {
+        let next = (self.generation() + 1) & GENERATION_MASK;
+        self.generation.store(next, Ordering::Relaxed);
+    }
+
+    fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed)
     }
 
     fn bucket(&self, key: u64) -> usize {
@@ -120,7 +140,10 @@ impl TranspositionTable {
     /// child probe). Without a portable intrinsic this reads one word.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        let _ = self.entries.get(self.bucket(key));
+        let _ = self
+            .entries
+            .get(self.bucket(key))
+            .map(|e| e.load(Ordering::Relaxed));
     }
 
     /// Looks `key` up; `ply` converts stored mate scores back to this node.
@@ -129,8 +152,9 @@ impl TranspositionTable {
         let check = key as u16;
         self.entries[start..start + ENTRIES_PER_BUCKET]
             .iter()
-            .find(|&&e| e != 0 && e as u16 == check)
-            .and_then(|&e| {
+            .map(|e| e.load(Ordering::Relaxed))
+            .find(|&e| e != 0 && e as u16 == check)
+            .and_then(|e| {
                 let bound = match (e >> 56) as u8 & 3 {
                     1 => Bound::Lower,
                     2 => Bound::Upper,
@@ -149,11 +173,19 @@ impl TranspositionTable {
     /// Stores a result. Replaces the same position's entry (keeping its move
     /// when the new result has none), otherwise the entry with the least
     /// depth, older searches' entries first.
-    pub fn store(&mut self, key: u64, mv: u16, score: Score, depth: i32, bound: Bound, ply: i32) {
+    ///
+    /// Another thread may store into the same bucket between this one's
+    /// reads and its write; the write then replaces whatever is there. Each
+    /// word written is still one complete entry for `key`.
+    pub fn store(&self, key: u64, mv: u16, score: Score, depth: i32, bound: Bound, ply: i32) {
         let start = self.bucket(key);
         let check = key as u16;
-        let generation = self.generation;
-        let bucket = &mut self.entries[start..start + ENTRIES_PER_BUCKET];
+        let generation = self.generation();
+        let slots = &self.entries[start..start + ENTRIES_PER_BUCKET];
+        let mut bucket = [0u64; ENTRIES_PER_BUCKET];
+        for (word, slot) in bucket.iter_mut().zip(slots) {
+            *word = slot.load(Ordering::Relaxed);
+        }
 
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
@@ -188,21 +220,24 @@ impl TranspositionTable {
         };
         let stored = score_to_tt(score, ply) as i16 as u16;
         let depth_byte = (depth + 1).clamp(1, 255) as u64;
-        bucket[victim] = u64::from(check)
+        let entry = u64::from(check)
             | u64::from(mv) << 16
             | u64::from(stored) << 32
             | depth_byte << 48
             | (bound as u64) << 56
             | u64::from(generation) << 58;
+        slots[victim].store(entry, Ordering::Relaxed);
     }
 
     /// Permille of sampled entries written by the current search (UCI
     /// `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let sample = self.entries.len().min(1000);
+        let generation = self.generation();
         let used = self.entries[..sample]
             .iter()
-            .filter(|&&e| e != 0 && (e >> 58) as u8 == self.generation)
+            .map(|e| e.load(Ordering::Relaxed))
+            .filter(|&e| e != 0 && (e >> 58) as u8 == generation)
             .count();
         (used * 1000 / sample.max(1)) as u32
     }
@@ -210,21 +245,24 @@ impl TranspositionTable {
 
 /// `n` zeroed words from the allocator's zeroed allocation, or `None` if the
 /// allocator refuses. (`vec![0; n]` would zero lazily too, but aborts the
-/// process when the allocation fails.)
-fn zeroed_words(n: usize) -> Option<Vec<u64>> {
-    let layout = std::alloc::Layout::array::<u64>(n).ok()?;
+/// process when the allocation fails, and a `Vec<AtomicU64>` built by
+/// `collect` writes every word.)
+fn zeroed_words(n: usize) -> Option<Vec<AtomicU64>> {
+    let layout = std::alloc::Layout::array::<AtomicU64>(n).ok()?;
     if layout.size() == 0 {
         return Some(Vec::new());
     }
     // SAFETY: the layout has a non-zero size, as `alloc_zeroed` requires.
-    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<u64>();
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<AtomicU64>();
     if ptr.is_null() {
         return None;
     }
     // SAFETY: `ptr` comes from the global allocator with the layout of
-    // `[u64; n]`, exactly what a `Vec<u64>` of capacity `n` owns; the memory
-    // is zeroed and zero is a valid `u64`, so all `n` elements are
-    // initialised.
+    // `[AtomicU64; n]`, exactly what a `Vec<AtomicU64>` of capacity `n`
+    // owns; the memory is zeroed, and `AtomicU64` has the same in-memory
+    // representation as `u64`, for which all-zero bytes are the valid value
+    // 0, so all `n` elements are initialised. No other reference to the
+    // memory exists yet.
     Some(unsafe { Vec::from_raw_parts(ptr, n, n) })
 }
 
@@ -257,7 +295,7 @@ mod tests {
 
     #[test]
     fn store_probe_round_trip() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let key = 0x1234_5678_9abc_def0;
         assert_eq!(tt.probe(key, 0), None);
         tt.store(key, 0x0abc, -123, 7, Bound::Exact, 3);
@@ -277,13 +315,84 @@ mod tests {
 
     #[test]
     fn mate_scores_are_ply_relative() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         // Mate found 3 plies below a node at ply 4: mate in 7 plies from root.
         tt.store(42 << 40, 0, MATE - 7, 5, Bound::Lower, 4);
         // Seen again at ply 2, the same mate is 5 plies from the root.
         assert_eq!(tt.probe(42 << 40, 2).unwrap().score, MATE - 5);
         tt.store(43 << 40, 0, -(MATE - 7), 5, Bound::Upper, 4);
         assert_eq!(tt.probe(43 << 40, 2).unwrap().score, -(MATE - 5));
+    }
+
+    /// SplitMix64: a tiny deterministic generator for the stress test.
+    fn splitmix(state: &mut u64) -> u64 {
+        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// What the stress test stores for `key`: every field derived from the
+    /// key, so a probe can tell whether the data belongs to the key it found.
+    fn payload(key: u64) -> TtHit {
+        let h = key.wrapping_mul(0xD6E8_FEB8_6659_FD93).rotate_left(29);
+        TtHit {
+            mv: (h as u16) | 1,
+            score: i32::from((h >> 16) as i16) / 4,
+            depth: ((h >> 32) % 100) as i32,
+            bound: match (h >> 40) % 3 {
+                0 => Bound::Lower,
+                1 => Bound::Upper,
+                _ => Bound::Exact,
+            },
+        }
+    }
+
+    /// Lazy SMP stress: many threads store and probe a few crowded buckets
+    /// at once. Every probe hit must carry exactly the data stored for the
+    /// probed key (the keys' 16 verification bits are all distinct, so a
+    /// hit can only come from the key itself): a torn or mixed entry would
+    /// fail the comparison.
+    #[test]
+    fn concurrent_stores_and_probes_never_mix_entries() {
+        const THREADS: u64 = 8;
+        const KEYS: u64 = 4096;
+        const ROUNDS: u64 = 200_000;
+        let tt = TranspositionTable::new(1);
+        let mut seed = 7;
+        // Bits 49..57 are clear, so the top six bits pick one of 64 buckets
+        // (of 32,768, indexed by the top 15 bits), and 4,096
+        // keys fight over 256 slots; the low 16 bits are the key's index.
+        let keys: Vec<u64> = (0..KEYS)
+            .map(|i| (splitmix(&mut seed) & !0xFFFF & !(0x1FF << 49)) | i)
+            .collect();
+        let hits = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            for t in 0..THREADS {
+                let (tt, keys, hits) = (&tt, &keys, &hits);
+                scope.spawn(move || {
+                    let mut state = t;
+                    let mut found = 0;
+                    for round in 0..ROUNDS {
+                        let key = keys[(splitmix(&mut state) % KEYS) as usize];
+                        let data = payload(key);
+                        if round % 3 == 0 {
+                            tt.store(key, data.mv, data.score, data.depth, data.bound, 0);
+                        } else if let Some(hit) = tt.probe(key, 0) {
+                            assert_eq!(hit, data, "key {key:#018x}");
+                            found += 1;
+                        }
+                        if round % 50_000 == 0 && t == 0 {
+                            tt.new_search();
+                        }
+                    }
+                    hits.fetch_add(found, std::sync::atomic::Ordering::Relaxed);
+                });
+            }
+        });
+        // The test must have exercised real hits, not only misses.
+        assert!(hits.into_inner() > THREADS * ROUNDS / 100);
     }
 
     #[test]
