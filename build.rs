@@ -9,14 +9,14 @@
 //!   folded in, mirrored for Black through the FLIP table and packed as
 //!   `S(mg, eg)` so the evaluation does no flipping or unpacking per piece;
 //! - `eval_terms.rs`: the other evaluation weights from the same file
-//!   (pawn structure, mobility, king safety), packed the same way;
+//!   (pawn structure, mobility, king safety...), packed the same way into
+//!   one array indexed by named constants;
 //! - `mvv_lva.rs`: capture ordering scores;
 //! - `lmr.rs`: late-move-reduction amounts, from the constants in
 //!   `src/search/params.rs`.
 //!
 //! Build scripts run unoptimised, so everything here is small and cheap.
 
-use std::collections::BTreeMap;
 use std::env;
 use std::fmt::Write as _;
 use std::fs;
@@ -26,13 +26,19 @@ use std::path::{Path, PathBuf};
 #[path = "src/search/params.rs"]
 mod search_params;
 
+/// The parameter-file parser, shared with the tuner (std only).
+#[path = "src/eval/params_file.rs"]
+#[allow(dead_code)]
+mod params_file;
+use params_file::Params;
+
 const PARAMS_FILE: &str = "src/eval/params.txt";
-const PIECES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed={PARAMS_FILE}");
     println!("cargo:rerun-if-changed=src/search/params.rs");
+    println!("cargo:rerun-if-changed=src/eval/params_file.rs");
 
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     write(&out, "uci_keywords.rs", &keyword_map());
@@ -42,7 +48,7 @@ fn main() {
 
     let text = fs::read_to_string(PARAMS_FILE)
         .unwrap_or_else(|e| panic!("cannot read {PARAMS_FILE}: {e}"));
-    let params = parse_params(&text).unwrap_or_else(|e| panic!("{PARAMS_FILE}: {e}"));
+    let params = params_file::parse(&text).unwrap_or_else(|e| panic!("{PARAMS_FILE}: {e}"));
     write(&out, "psqt.rs", &psqt(&params));
     write(&out, "eval_terms.rs", &eval_terms(&params));
 }
@@ -149,194 +155,63 @@ fn lmr() -> String {
     s
 }
 
-/// The parsed parameter file.
-struct Params {
-    phase: [i32; 6],
-    material: [(i32, i32); 6],
-    /// `tables[piece] = (mg, eg)`, each indexed by square with A1 = 0.
-    tables: [([i32; 64], [i32; 64]); 6],
-    /// Named `(mg, eg)` terms from `[terms]`.
-    terms: Vec<(String, i32, i32)>,
-    /// Passed-pawn bonus by rank from the pawn's side (index 0 = own first rank).
-    passed: [(i32, i32); 8],
-    /// Per-square mobility weight `(mg, eg)` and the count that scores zero.
-    mobility: [(i32, i32, i32); 6],
-    /// King-attack units per attacking piece kind.
-    king_attack: [i32; 6],
-}
-
-fn piece_index(name: &str) -> Result<usize, String> {
-    PIECES
-        .iter()
-        .position(|p| *p == name)
-        .ok_or_else(|| format!("unknown piece '{name}'"))
-}
-
-/// One row of a section: its line number, leading label (if any) and numbers.
-type Row = (usize, Option<String>, Vec<i32>);
-
-/// Parses `[section]` blocks of rows of integers, each row optionally led by
-/// a label. Tables are read as a diagram: the first row of numbers is rank 8,
-/// so row `r` (0-based) and column `f` hold square `(7 - r) * 8 + f`.
-fn parse_params(text: &str) -> Result<Params, String> {
-    let mut sections: BTreeMap<String, Vec<Row>> = BTreeMap::new();
-    let mut current: Option<String> = None;
-    for (n, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            let name = name.trim().to_string();
-            if sections.insert(name.clone(), Vec::new()).is_some() {
-                return Err(format!("line {}: section [{name}] repeated", n + 1));
-            }
-            current = Some(name);
-            continue;
-        }
-        let section = current
-            .as_ref()
-            .ok_or(format!("line {}: value outside a section", n + 1))?;
-        let mut numbers = Vec::new();
-        let mut label = None;
-        for token in line.split_whitespace() {
-            match token.parse::<i32>() {
-                Ok(v) => numbers.push(v),
-                Err(_) if label.is_none() && numbers.is_empty() => label = Some(token.to_string()),
-                Err(_) => return Err(format!("line {}: bad number '{token}'", n + 1)),
-            }
-        }
-        if let Some(rows) = sections.get_mut(section) {
-            rows.push((n + 1, label, numbers));
-        }
-    }
-
-    let take = |name: &str| {
-        sections
-            .get(name)
-            .ok_or(format!("missing section [{name}]"))
-    };
-    // Rows of a section labelled by piece name: (line, piece index, numbers).
-    let by_piece = |name: &str| -> Result<Vec<(usize, usize, Vec<i32>)>, String> {
-        take(name)?
-            .iter()
-            .map(|(line, label, numbers)| {
-                let label = label
-                    .as_deref()
-                    .ok_or(format!("line {line}: expected a piece name"))?;
-                let piece = piece_index(label).map_err(|e| format!("line {line}: {e}"))?;
-                Ok((*line, piece, numbers.clone()))
-            })
-            .collect()
-    };
-
-    let mut phase = [0; 6];
-    let mut seen = [false; 6];
-    for (line, piece, row) in by_piece("phase")? {
-        let [weight] = row[..] else {
-            return Err(format!("line {line}: expected '<piece> <weight>'"));
-        };
-        phase[piece] = weight;
-        seen[piece] = true;
-    }
-    let mut material = [(0, 0); 6];
-    for (line, piece, row) in by_piece("material")? {
-        let [mg, eg] = row[..] else {
-            return Err(format!("line {line}: expected '<piece> <mg> <eg>'"));
-        };
-        material[piece] = (mg, eg);
-        if !seen[piece] {
-            return Err(format!("line {line}: piece has no [phase] weight"));
-        }
-    }
-    let mut mobility = [(0, 0, 0); 6];
-    for (line, piece, row) in by_piece("mobility")? {
-        let [mg, eg, center] = row[..] else {
-            return Err(format!(
-                "line {line}: expected '<piece> <mg> <eg> <center>'"
-            ));
-        };
-        mobility[piece] = (mg, eg, center);
-    }
-    let mut king_attack = [0; 6];
-    for (line, piece, row) in by_piece("king attack")? {
-        let [units] = row[..] else {
-            return Err(format!("line {line}: expected '<piece> <units>'"));
-        };
-        king_attack[piece] = units;
-    }
-    let mut terms = Vec::new();
-    for (line, label, row) in take("terms")? {
-        let (Some(name), [mg, eg]) = (label, &row[..]) else {
-            return Err(format!("line {line}: expected '<name> <mg> <eg>'"));
-        };
-        terms.push((name.clone(), *mg, *eg));
-    }
-    let mut passed = [(0, 0); 8];
-    for (line, label, row) in take("passed pawn")? {
-        if row.len() != 8 {
-            return Err(format!("line {line}: expected 8 numbers (ranks 1..8)"));
-        }
-        for (rank, v) in row.iter().enumerate() {
-            match label.as_deref() {
-                Some("mg") => passed[rank].0 = *v,
-                Some("eg") => passed[rank].1 = *v,
-                _ => return Err(format!("line {line}: expected 'mg' or 'eg' first")),
-            }
-        }
-    }
-
-    let mut tables = [([0; 64], [0; 64]); 6];
-    for (p, name) in PIECES.iter().enumerate() {
-        for (stage, table) in [("mg", &mut tables[p].0), ("eg", &mut tables[p].1)] {
-            let section = format!("{name} {stage}");
-            let rows = take(&section)?;
-            if rows.len() != 8 || rows.iter().any(|(_, l, r)| l.is_some() || r.len() != 8) {
-                return Err(format!("[{section}] must be 8 rows of 8 numbers"));
-            }
-            for (r, (_, _, row)) in rows.iter().enumerate() {
-                for (f, v) in row.iter().enumerate() {
-                    table[(7 - r) * 8 + f] = *v;
-                }
-            }
-        }
-    }
-    Ok(Params {
-        phase,
-        material,
-        tables,
-        terms,
-        passed,
-        mobility,
-        king_attack,
-    })
-}
-
-/// The evaluation terms beyond the piece-square tables, packed `S(mg, eg)`.
+/// The evaluation terms beyond the piece-square tables: one packed
+/// `S(mg, eg)` array with every weight, and the index of each term's first
+/// weight in it, so the evaluation names a weight by a constant index and
+/// the tuner can trace which weights a position uses.
 fn eval_terms(p: &Params) -> String {
     let mut s = String::new();
-    for (name, mg, eg) in &p.terms {
+    let mut offset = 0;
+    let mut weights = Vec::new();
+    let mut names = Vec::new();
+    for term in &p.terms {
+        let shown: Vec<String> = term
+            .values
+            .iter()
+            .map(|(m, e)| format!("S({m}, {e})"))
+            .collect();
         let _ = writeln!(
             s,
-            "/// `{name}` from the parameter file: S({mg}, {eg}).\n\
-             pub const {}: i32 = {};",
-            name.to_ascii_uppercase(),
-            pack(*mg, *eg)
+            "/// Index of `{}` in [`TERM_WEIGHTS`] ({} weight{}): {}.\n\
+             pub const {}: usize = {offset};\n\
+             /// Number of weights of `{}`.\n\
+             pub const {}_LEN: usize = {};",
+            term.name,
+            term.values.len(),
+            if term.values.len() == 1 { "" } else { "s" },
+            if shown.len() <= 8 {
+                shown.join(", ")
+            } else {
+                format!("{}, ...", shown[..8].join(", "))
+            },
+            term.name,
+            term.name,
+            term.name,
+            term.values.len(),
         );
+        names.push(format!(
+            "({:?}, {offset}, {})",
+            term.name,
+            term.values.len()
+        ));
+        weights.extend(term.values.iter().map(|&(mg, eg)| pack(mg, eg)));
+        offset += term.values.len();
     }
     let _ = writeln!(
         s,
-        "/// Passed-pawn bonus by rank seen from the pawn's side (0 = own first rank).\n\
-         pub const PASSED_PAWN: [i32; 8] = {:?};\n\
-         /// Mobility bonus per reachable square, per piece kind.\n\
-         pub const MOBILITY: [i32; 6] = {:?};\n\
+        "/// Number of weights in [`TERM_WEIGHTS`].\n\
+         pub const TERM_COUNT: usize = {offset};\n\
+         /// Every term weight, packed `S(mg, eg)`.\n\
+         pub static TERM_WEIGHTS: [i32; TERM_COUNT] = {weights:?};\n\
+         /// `(name, first index, length)` of every term group, for the tuner.\n\
+         pub static TERM_GROUPS: [(&str, usize, usize); {}] = [{}];\n\
          /// Reachable-square count that scores zero mobility, per piece kind.\n\
          pub const MOBILITY_CENTER: [i32; 6] = {:?};\n\
          /// King-attack units per attacked king-zone square, per piece kind.\n\
          pub const KING_ATTACK_UNITS: [i32; 6] = {:?};",
-        p.passed.map(|(mg, eg)| pack(mg, eg)),
-        p.mobility.map(|(mg, eg, _)| pack(mg, eg)),
-        p.mobility.map(|(_, _, c)| c),
+        names.len(),
+        names.join(", "),
+        p.mobility_center,
         p.king_attack,
     );
     s

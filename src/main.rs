@@ -17,6 +17,7 @@ fn main() -> ExitCode {
         Some("perft") => perft_command(&args[1..]),
         Some("bench") => bench_command(&args[1..]),
         Some("datagen") => datagen_command(&args[1..]),
+        Some("tune") => tune_command(&args[1..]),
         Some("xboard") => {
             kiln::xboard::run_stdio();
             ExitCode::SUCCESS
@@ -91,6 +92,26 @@ fn datagen_command(args: &[String]) -> ExitCode {
         }
         Err(err) => {
             eprintln!("kiln datagen: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `kiln tune ...`: Texel tuning of the evaluation weights (see
+/// [`kiln::tune::texel`]).
+fn tune_command(args: &[String]) -> ExitCode {
+    use kiln::tune::texel::{Options, USAGE, run};
+    let options = match Options::parse(args) {
+        Ok(options) => options,
+        Err(err) => {
+            eprintln!("kiln tune: {err}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("kiln tune: {err}");
             ExitCode::FAILURE
         }
     }

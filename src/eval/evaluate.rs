@@ -2,7 +2,7 @@
 
 use super::psqt::{PHASE_MAX, PHASE_WEIGHTS, PSQT};
 use super::score::{MAX_EVAL, Score, eg, mg};
-use super::terms;
+use super::terms::{self, Packed, Sink};
 use crate::board::{Board, Color, PieceKind};
 
 /// A small bonus for having the move: the side to move can usually improve
@@ -35,15 +35,34 @@ pub fn phase(board: &Board) -> i32 {
     phase.min(PHASE_MAX)
 }
 
+/// Reports every term beyond the piece-square tables to `sink` (the
+/// engine's evaluation and the tuner's trace both come from here, so they
+/// cannot disagree).
+#[inline(always)]
+pub fn trace_terms<S: Sink>(board: &Board, sink: &mut S) {
+    let pawns = terms::pawn_structure(
+        board.pieces(Color::White, PieceKind::Pawn),
+        board.pieces(Color::Black, PieceKind::Pawn),
+        sink,
+    );
+    terms::piece_terms(board, &pawns, sink);
+}
+
+/// Blends a packed White score by the game phase into centipawns.
+#[inline(always)]
+pub fn blend(packed: i32, phase: i32) -> Score {
+    (mg(packed) * phase + eg(packed) * (PHASE_MAX - phase)) / PHASE_MAX
+}
+
 /// The static evaluation from White's point of view.
 pub fn evaluate_white(board: &Board) -> Score {
     debug_assert_eq!(board.psqt(), psqt_sum(board), "incremental PSQT drifted");
-    let packed = board
-        .psqt()
-        .wrapping_add(terms::side_terms(board, Color::White))
-        .wrapping_sub(terms::side_terms(board, Color::Black));
-    let phase = phase(board);
-    (mg(packed) * phase + eg(packed) * (PHASE_MAX - phase)) / PHASE_MAX
+    let mut sink = Packed::default();
+    trace_terms(board, &mut sink);
+    blend(
+        board.psqt().wrapping_add(sink.white_minus_black()),
+        phase(board),
+    )
 }
 
 /// The static evaluation from the side to move's point of view, kept inside

@@ -9,10 +9,11 @@
 //! by the game phase, and returns the score from the side to move's point
 //! of view.
 
+pub mod params_file;
 pub mod psqt;
 pub mod score;
 pub mod terms;
 
 mod evaluate;
 
-pub use evaluate::{evaluate, evaluate_white, phase, psqt_sum};
+pub use evaluate::{blend, evaluate, evaluate_white, phase, psqt_sum, trace_terms};

@@ -4,11 +4,12 @@
 //!
 //! Every weight comes from `src/eval/params.txt` through the root build
 //! script, packed as `S(mg, eg)` like the piece-square tables; this module
-//! only counts. Each side is scored from its own point of view; the caller
-//! subtracts Black's from White's.
+//! only counts, reporting each term to a [`Sink`] as (weight index, count):
+//! the engine's sink adds weights, the tuner's records the counts. Each side
+//! is scored from its own point of view; the sink subtracts Black's from
+//! White's.
 
 use crate::board::{Bitboard, Board, Color, PieceKind, Square};
-use crate::eval::score::{eg, mg, pack};
 use crate::movegen::attacks;
 
 include!(concat!(env!("OUT_DIR"), "/eval_terms.rs"));
@@ -24,12 +25,6 @@ fn pawn_attacks(pawns: Bitboard, color: Color) -> u64 {
     }
 }
 
-/// `packed * num / den` for each half (packed values may be multiplied but
-/// not divided directly: the halves would bleed into each other).
-fn scale(packed: i32, num: i32, den: i32) -> i32 {
-    pack(mg(packed) * num / den, eg(packed) * num / den)
-}
-
 /// The rank of `square` seen from `color`'s side (0 = its first rank).
 fn relative_rank(square: Square, color: Color) -> usize {
     match color {
@@ -38,8 +33,102 @@ fn relative_rank(square: Square, color: Color) -> usize {
     }
 }
 
-/// All the terms of this module for `us`, packed, from `us`'s point of view.
-pub fn side_terms(board: &Board, us: Color) -> i32 {
+/// Where the evaluation terms go: each term is reported as a weight index
+/// (into [`TERM_WEIGHTS`], named by the generated constants) and a count.
+/// The engine's [`Packed`] sink multiplies by the weight at once (the index
+/// is usually a constant, so this is one add); the tuner's sink records the
+/// counts instead, which is what Texel tuning needs. The term functions are
+/// generic over the sink, so each use gets its own monomorphised copy and
+/// the engine pays nothing for the tracing.
+pub trait Sink {
+    /// Adds `count` times weight `index` to `color`'s side.
+    fn add(&mut self, color: Color, index: usize, count: i32);
+}
+
+/// The engine's sink: each side's packed `S(mg, eg)` sum.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Packed {
+    sides: [i32; 2],
+}
+
+impl Packed {
+    /// White's sum minus Black's, packed.
+    #[inline(always)]
+    pub fn white_minus_black(&self) -> i32 {
+        self.sides[0].wrapping_sub(self.sides[1])
+    }
+
+    /// Adds a packed score from White's point of view (for example a cached
+    /// [`pawn_structure`] result).
+    #[inline(always)]
+    pub fn add_white(&mut self, packed: i32) {
+        self.sides[0] = self.sides[0].wrapping_add(packed);
+    }
+}
+
+impl Sink for Packed {
+    #[inline(always)]
+    fn add(&mut self, color: Color, index: usize, count: i32) {
+        let side = &mut self.sides[color.index()];
+        *side = side.wrapping_add(TERM_WEIGHTS[index].wrapping_mul(count));
+    }
+}
+
+/// What the pawn-structure pass tells the rest of the evaluation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PawnInfo {
+    /// Passed pawns, by colour.
+    pub passed: [Bitboard; 2],
+}
+
+/// The terms that depend on the pawns alone (doubled, isolated and passed
+/// pawns by rank), for both colours: a pure function of the two pawn
+/// bitboards, so a pawn hash table can cache its packed result (run it with
+/// a fresh [`Packed`]) and the [`PawnInfo`].
+pub fn pawn_structure<S: Sink>(
+    white_pawns: Bitboard,
+    black_pawns: Bitboard,
+    sink: &mut S,
+) -> PawnInfo {
+    let mut info = PawnInfo::default();
+    for us in Color::ALL {
+        let c = us as u8;
+        let (our_pawns, their_pawns) = match us {
+            Color::White => (white_pawns, black_pawns),
+            Color::Black => (black_pawns, white_pawns),
+        };
+        for sq in our_pawns {
+            let s = sq.raw();
+            let ahead_on_file = Bitboard(kiln_tables::forward_file(c, s));
+            if (ahead_on_file & our_pawns).any() {
+                sink.add(us, DOUBLED_PAWN, 1);
+            }
+            if (Bitboard(kiln_tables::adjacent_files(sq.file().index() as u8)) & our_pawns)
+                .is_empty()
+            {
+                sink.add(us, ISOLATED_PAWN, 1);
+            }
+            let passed = (Bitboard(kiln_tables::passed_pawn_mask(c, s)) & their_pawns).is_empty()
+                && (ahead_on_file & our_pawns).is_empty();
+            if passed {
+                sink.add(us, PASSED_PAWN + relative_rank(sq, us), 1);
+                info.passed[us.index()] = info.passed[us.index()].with(sq);
+            }
+        }
+    }
+    info
+}
+
+/// Every term except [`pawn_structure`]'s, for both colours.
+pub fn piece_terms<S: Sink>(board: &Board, pawns: &PawnInfo, sink: &mut S) {
+    for us in Color::ALL {
+        side_terms(board, us, pawns, sink);
+    }
+}
+
+/// [`piece_terms`] for `us`.
+#[inline(always)]
+fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S) {
     let them = !us;
     let c = us as u8;
     let occupied = board.occupied();
@@ -47,43 +136,29 @@ pub fn side_terms(board: &Board, us: Color) -> i32 {
     let their_pawns = board.pieces(them, PieceKind::Pawn);
     let our_king = board.king_square(us);
     let their_king = board.king_square(them);
-    let mut score = 0i32;
 
     if board.pieces(us, PieceKind::Bishop).more_than_one() {
-        score += BISHOP_PAIR;
+        sink.add(us, BISHOP_PAIR, 1);
     }
 
-    // Pawn structure.
-    for sq in our_pawns {
-        let s = sq.raw();
-        let ahead_on_file = Bitboard(kiln_tables::forward_file(c, s));
-        if (ahead_on_file & our_pawns).any() {
-            score += DOUBLED_PAWN;
-        }
-        if (Bitboard(kiln_tables::adjacent_files(sq.file().index() as u8)) & our_pawns).is_empty() {
-            score += ISOLATED_PAWN;
-        }
-        let passed = (Bitboard(kiln_tables::passed_pawn_mask(c, s)) & their_pawns).is_empty()
-            && (ahead_on_file & our_pawns).is_empty();
-        if passed {
-            let rank = relative_rank(sq, us);
-            score += PASSED_PAWN[rank];
-            let stop = match us {
-                Color::White => Square::try_from_index(sq.index() + 8),
-                Color::Black => sq.index().checked_sub(8).and_then(Square::try_from_index),
-            };
-            if let Some(stop) = stop {
-                if occupied.contains(stop) {
-                    score += PASSED_BLOCKED;
-                }
-                let theirs = i32::from(kiln_tables::distance(their_king.raw(), stop.raw()));
-                let ours = i32::from(kiln_tables::distance(our_king.raw(), stop.raw()));
-                score += scale(
-                    PASSED_KING_DISTANCE,
-                    (theirs - ours).clamp(-4, 4) * rank as i32,
-                    4,
-                );
+    // Passed pawns: a blocked stop square, and the kings' race to it.
+    for sq in pawns.passed[us.index()] {
+        let stop = match us {
+            Color::White => Square::try_from_index(sq.index() + 8),
+            Color::Black => sq.index().checked_sub(8).and_then(Square::try_from_index),
+        };
+        if let Some(stop) = stop {
+            if occupied.contains(stop) {
+                sink.add(us, PASSED_BLOCKED, 1);
             }
+            let theirs = i32::from(kiln_tables::distance(their_king.raw(), stop.raw()));
+            let ours = i32::from(kiln_tables::distance(our_king.raw(), stop.raw()));
+            let rank = relative_rank(sq, us) as i32;
+            sink.add(
+                us,
+                PASSED_KING_DISTANCE,
+                (theirs - ours).clamp(-4, 4) * rank,
+            );
         }
     }
 
@@ -102,7 +177,7 @@ pub fn side_terms(board: &Board, us: Color) -> i32 {
         for sq in board.pieces(us, kind) {
             let seen = attacks::piece(kind, us, sq, occupied);
             let reach = (seen.0 & area).count_ones() as i32;
-            score += MOBILITY[k] * (reach - MOBILITY_CENTER[k]);
+            sink.add(us, MOBILITY + k, reach - MOBILITY_CENTER[k]);
             let zone_hits = (seen & king_zone).count() as i32;
             if zone_hits > 0 {
                 units += KING_ATTACK_UNITS[k] * zone_hits;
@@ -111,20 +186,25 @@ pub fn side_terms(board: &Board, us: Color) -> i32 {
             if kind == PieceKind::Rook {
                 let file = Bitboard(kiln_tables::file_mask(sq.file().index() as u8));
                 if (file & our_pawns).is_empty() {
-                    score += if (file & their_pawns).is_empty() {
-                        ROOK_OPEN_FILE
-                    } else {
-                        ROOK_SEMI_OPEN_FILE
-                    };
+                    let open = (file & their_pawns).is_empty();
+                    sink.add(
+                        us,
+                        if open {
+                            ROOK_OPEN_FILE
+                        } else {
+                            ROOK_SEMI_OPEN_FILE
+                        },
+                        1,
+                    );
                 }
             }
         }
     }
-    // One attacker is rarely dangerous; several together grow quadratically.
+    // One attacker is rarely dangerous; several together grow quickly with
+    // the attack units (a table by units, so it stays linear for tuning).
     if attackers >= 2 {
-        let mg = (units * units * mg(KING_DANGER) / 64).min(600);
-        let eg = units * eg(KING_DANGER) / 8;
-        score += pack(mg, eg);
+        let last = KING_DANGER_LEN - 1;
+        sink.add(us, KING_DANGER + (units as usize).min(last), 1);
     }
 
     // Open files at our king: no own pawn on the king's file or a
@@ -133,11 +213,16 @@ pub fn side_terms(board: &Board, us: Color) -> i32 {
     for file in king_file.saturating_sub(1)..=(king_file + 1).min(7) {
         let mask = Bitboard(kiln_tables::file_mask(file));
         if (mask & our_pawns).is_empty() {
-            score += if (mask & their_pawns).is_empty() {
-                KING_OPEN_FILE
-            } else {
-                KING_SEMI_OPEN_FILE
-            };
+            let open = (mask & their_pawns).is_empty();
+            sink.add(
+                us,
+                if open {
+                    KING_OPEN_FILE
+                } else {
+                    KING_SEMI_OPEN_FILE
+                },
+                1,
+            );
         }
     }
 
@@ -152,7 +237,5 @@ pub fn side_terms(board: &Board, us: Color) -> i32 {
         .filter(|&&r| r < 8)
         .fold(0u64, |m, &r| m | kiln_tables::rank_mask(r as u8));
     let front = kiln_tables::passed_pawn_mask(c, our_king.raw()) & shield_mask;
-    score += PAWN_SHIELD * (front & our_pawns.0).count_ones() as i32;
-
-    score
+    sink.add(us, PAWN_SHIELD, (front & our_pawns.0).count_ones() as i32);
 }

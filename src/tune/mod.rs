@@ -1,4 +1,7 @@
 //! Tools that improve the evaluation offline: self-play data generation
-//! ([`datagen`]) for the Texel tuner.
+//! ([`datagen`]), the evaluation as a linear function of its weights
+//! ([`trace`]) and Texel tuning ([`texel`]).
 
 pub mod datagen;
+pub mod texel;
+pub mod trace;
