@@ -530,3 +530,169 @@ fn time_management_never_flags() {
         }
     }
 }
+
+/// The `bestmove` of `lines`, checked to be legal in `fen` (after `moves`).
+fn legal_bestmove(lines: &[String], fen: &str, moves: &[&str]) -> String {
+    let last = lines.last().expect("a bestmove line");
+    let best = last
+        .strip_prefix("bestmove ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("not a bestmove: {last}"));
+    let mut board = kiln::board::Board::from_fen(fen).expect("valid FEN");
+    for mv in moves {
+        let mv = kiln::movegen::parse_uci_move(&board, mv).expect("legal test move");
+        board.make_move(mv);
+    }
+    assert!(
+        kiln::movegen::parse_uci_move(&board, best).is_ok(),
+        "illegal bestmove {best} in {fen} {moves:?}"
+    );
+    best.to_string()
+}
+
+/// `Threads`: the declared range, absurd values refused or clamped with a
+/// message (and the engine keeps running), and searches with 2 and 4
+/// threads that end on their own, on `stop` and on the clock, each with a
+/// legal move and summed node counts.
+#[test]
+fn threads_option_and_multi_threaded_searches() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(Duration::from_secs(5), |l| l == "uciok");
+    let declared = lines
+        .iter()
+        .find(|l| l.starts_with("option name Threads type spin default 1 min 1 max "))
+        .unwrap_or_else(|| panic!("Threads option: {lines:?}"));
+    let max: u64 = declared.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(max >= 4, "{declared}");
+
+    for (value, answer) in [
+        ("0", "out of range, set to 1"),
+        ("-5", "out of range, set to 1"),
+        ("999999", &*format!("out of range, set to {max}")),
+        ("lots", "needs an integer"),
+        (
+            "99999999999999999999999999999999999999999999",
+            "needs an integer",
+        ),
+        ("", "needs an integer"),
+    ] {
+        e.send(&format!("setoption name Threads value {value}"));
+        let lines = e.ready();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string ") && l.contains(answer)),
+            "Threads {value}: {lines:?}"
+        );
+    }
+
+    let moves = ["e2e4", "c7c5", "g1f3"];
+    let position = format!("position startpos moves {}", moves.join(" "));
+    for threads in [2, 4] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send("ucinewgame");
+        e.send(&position);
+        e.send("go depth 9");
+        let lines = e.until(Duration::from_secs(60), |l| l.starts_with("bestmove"));
+        legal_bestmove(&lines, START, &moves);
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth 9 ")),
+            "{lines:?}"
+        );
+
+        let sent = Instant::now();
+        e.send("go movetime 300");
+        let lines = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+        let took = sent.elapsed();
+        assert!(
+            took < Duration::from_millis(1500),
+            "{threads} threads: {took:?}"
+        );
+        legal_bestmove(&lines, START, &moves);
+
+        e.send("go infinite");
+        thread::sleep(Duration::from_millis(300));
+        let sent = Instant::now();
+        e.send("stop");
+        let lines = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+        let latency = sent.elapsed();
+        assert!(
+            latency < Duration::from_millis(500),
+            "stop took {latency:?}"
+        );
+        legal_bestmove(&lines, START, &moves);
+
+        // A clock: the threads stop in time.
+        let sent = Instant::now();
+        e.send("go wtime 1000 btime 1000 winc 10 binc 10");
+        let lines = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+        assert!(
+            sent.elapsed() < Duration::from_millis(600),
+            "{:?}",
+            sent.elapsed()
+        );
+        legal_bestmove(&lines, START, &moves);
+
+        // A node limit counts every thread's nodes: the search stops near
+        // it, not after each thread has searched that many.
+        e.send("go nodes 200000");
+        let lines = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove"));
+        legal_bestmove(&lines, START, &moves);
+        let reported = lines
+            .iter()
+            .filter_map(|l| {
+                l.split(" nodes ")
+                    .nth(1)?
+                    .split(' ')
+                    .next()?
+                    .parse::<u64>()
+                    .ok()
+            })
+            .max()
+            .expect("info nodes");
+        assert!(reported <= 200_000 + 1024 * threads, "{reported}");
+
+        // Resizing and clearing the table with helpers in place.
+        e.send("setoption name Hash value 8");
+        e.send("setoption name Clear Hash");
+        e.send("go depth 6");
+        let lines = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove"));
+        legal_bestmove(&lines, START, &moves);
+    }
+    e.send("quit");
+    assert!(e.close_and_wait(Duration::from_secs(5)).success());
+}
+
+/// With one thread a node-limited search is reproducible: the same lines
+/// (apart from timing) every time, also after searching with more threads.
+#[test]
+fn go_nodes_is_deterministic_with_one_thread() {
+    fn strip_timing(line: &str) -> String {
+        let mut words = line.split_whitespace();
+        let mut kept = Vec::new();
+        while let Some(word) = words.next() {
+            if matches!(word, "time" | "nps" | "hashfull") {
+                words.next();
+            } else {
+                kept.push(word);
+            }
+        }
+        kept.join(" ")
+    }
+    let mut runs = Vec::new();
+    let mut e = Engine::start();
+    for threads in [1, 2, 1] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send("ucinewgame");
+        e.send("position startpos moves d2d4 g8f6 c2c4");
+        e.send("go nodes 60000");
+        let lines = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove"));
+        if threads == 1 {
+            runs.push(lines.iter().map(|l| strip_timing(l)).collect::<Vec<_>>());
+        }
+    }
+    e.send("quit");
+    assert!(runs[0].len() > 3, "{:?}", runs[0]);
+    assert_eq!(runs[0], runs[1]);
+}

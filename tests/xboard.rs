@@ -632,3 +632,65 @@ fn end_of_input_finishes_the_move() {
     drop(engine.stdin.take());
     engine.expect_move();
 }
+
+/// `cores N` runs Lazy SMP with N threads: out-of-range values are clamped
+/// with a comment, and games with two and four threads get legal moves on
+/// a clock, on `?` and in analysis.
+#[test]
+fn cores_run_several_search_threads() {
+    let mut engine = Engine::xboard();
+    for cores in ["0", "100000"] {
+        engine.send(&format!("cores {cores}"));
+        let said = engine.sync();
+        assert!(
+            said.iter()
+                .any(|l| l.starts_with(&format!("# cores {cores}: using"))),
+            "{said:?}"
+        );
+    }
+    for cores in [2, 4] {
+        engine.send(&format!("cores {cores}"));
+        engine.send("new");
+        engine.send("level 0 0:02 0.02");
+        engine.send("post");
+        let mut game = Board::startpos();
+        for ply in 0..6 {
+            engine.send(&format!("time {}", 200 - 10 * ply));
+            engine.send("otim 200");
+            if ply == 0 {
+                engine.send("go");
+            } else {
+                let mut moves = MoveList::new();
+                generate_all(&game, &mut moves);
+                let mv = moves.iter().last().copied().expect("a legal move");
+                engine.send(&format!("usermove {}", move_text(mv, false)));
+                game.make_move(mv);
+            }
+            let (_, reply) = engine.expect_move();
+            apply(&mut game, &reply);
+            if kiln::xboard::outcome::Outcome::of(&game).is_some() {
+                break;
+            }
+        }
+        // Move now while thinking with a long fixed time.
+        engine.send("force");
+        engine.send("new");
+        engine.send("st 60");
+        engine.send("go");
+        engine.expect(is_thinking_line, "thinking output");
+        let asked = Instant::now();
+        engine.send("?");
+        let (_, reply) = engine.expect_move();
+        assert!(asked.elapsed() < Duration::from_secs(5));
+        apply(&mut Board::startpos(), &reply);
+        // Analysis, then leave it.
+        engine.send("force");
+        engine.send("analyze");
+        engine.expect(is_thinking_line, "analysis output");
+        engine.send("exit");
+        engine.sync();
+        engine.send("memory 4");
+        engine.sync();
+    }
+    engine.quit();
+}

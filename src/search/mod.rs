@@ -4,8 +4,16 @@
 //! [`Searcher`] owns everything that lives longer than one search (the
 //! transposition table and the move-ordering statistics); the protocol layer
 //! moves it onto a search thread for each `go` and gets it back when the
-//! search ends, so no lock is needed. [`SearchShared`] holds the few atomics
-//! both threads touch: the stop flag and the pondering state.
+//! search ends ([`threads::SearchThread`] does this for both protocols), so
+//! no lock is needed. [`SearchShared`] holds the few atomics both threads
+//! touch: the stop flag and the pondering state.
+//!
+//! Lazy SMP: with `Threads` above one, the searcher also owns helper
+//! searchers. Each search starts them on their own threads on the same root;
+//! they share only the lock-free transposition table (see [`tt`]) and keep
+//! their own move-ordering statistics. The helpers' results reach the main
+//! thread through the table; the main thread alone reports, watches the
+//! clock and decides when the search ends (see [`threads`]).
 //!
 //! The search knows nothing of UCI text: it reports each finished iteration
 //! through a callback with a [`Report`], and returns a [`SearchResult`].
@@ -16,6 +24,7 @@ pub mod ordering;
 pub mod params;
 mod qsearch;
 pub mod see;
+pub mod threads;
 pub mod time;
 pub mod tt;
 
@@ -29,6 +38,7 @@ use crate::movegen::{MoveList, generate_all};
 use limits::Limits;
 use ordering::Heuristics;
 use params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW};
+use threads::ThreadSync;
 use time::TimeManager;
 use tt::{Bound, TranspositionTable};
 
@@ -68,7 +78,7 @@ pub struct Report {
     pub score: Score,
     /// `Some(Lower)`/`Some(Upper)` for an aspiration fail-high/-low.
     pub bound: Option<Bound>,
-    /// Nodes searched so far.
+    /// Nodes searched so far (by all threads).
     pub nodes: u64,
     /// Time since the search started.
     pub elapsed: Duration,
@@ -89,7 +99,7 @@ pub struct SearchResult {
     pub score: Score,
     /// Deepest completed iteration.
     pub depth: i32,
-    /// Nodes searched.
+    /// Nodes searched (by all threads).
     pub nodes: u64,
 }
 
@@ -109,13 +119,25 @@ struct Frame {
     excluded: Move,
 }
 
-/// The search engine: long-lived state plus per-search bookkeeping.
+/// The search engine: long-lived state plus per-search bookkeeping. The
+/// searcher the protocol holds is the main thread; its helpers (one per
+/// extra `Threads`) are searchers too.
 #[derive(Debug)]
 pub struct Searcher {
-    /// The transposition table, kept across searches.
-    pub tt: TranspositionTable,
-    /// Move-ordering statistics, kept across searches of a game.
+    /// The transposition table, kept across searches and shared by all
+    /// threads.
+    tt: Arc<TranspositionTable>,
+    /// Move-ordering statistics, kept across searches of a game (each
+    /// thread has its own).
     pub heuristics: Heuristics,
+    /// Lazy SMP helpers (empty with one thread; helpers have none).
+    helpers: Vec<Searcher>,
+    /// 0 for the main thread, 1.. for helpers.
+    thread_index: usize,
+    /// The current search's stop flag and node count for the helpers.
+    sync: Arc<ThreadSync>,
+    /// Nodes of all threads in the last search (set when it ends).
+    total_nodes: u64,
     shared: Arc<SearchShared>,
     limits: Limits,
     time: TimeManager,
@@ -134,9 +156,18 @@ pub struct Searcher {
 impl Searcher {
     /// A searcher with a `hash_mib` transposition table.
     pub fn new(hash_mib: u64) -> Self {
+        Self::with_table(Arc::new(TranspositionTable::new(hash_mib)), 0)
+    }
+
+    /// A searcher for thread `thread_index` on the shared table `tt`.
+    fn with_table(tt: Arc<TranspositionTable>, thread_index: usize) -> Self {
         Self {
-            tt: TranspositionTable::new(hash_mib),
+            tt,
             heuristics: Heuristics::new(),
+            helpers: Vec::new(),
+            thread_index,
+            sync: Arc::new(ThreadSync::default()),
+            total_nodes: 0,
             shared: Arc::new(SearchShared::default()),
             limits: Limits::default(),
             time: TimeManager::unlimited(Instant::now()),
@@ -155,21 +186,76 @@ impl Searcher {
     /// old table is dropped first so that both never coexist.
     pub fn resize_hash(&mut self, mib: u64) -> u64 {
         if self.tt.size_mib() != mib {
-            self.tt = TranspositionTable::new(1);
-            self.tt = TranspositionTable::new(mib);
+            self.replace_table(mib);
         }
         self.tt.size_mib()
     }
 
-    /// Forgets the previous game: empties the TT and the statistics.
-    pub fn new_game(&mut self) {
-        self.tt.clear();
-        self.heuristics.clear();
+    /// Empties the transposition table (`Clear Hash`).
+    pub fn clear_hash(&mut self) {
+        let mib = self.tt.size_mib();
+        self.replace_table(mib);
     }
 
-    /// Nodes searched by the last (or current) search.
+    /// Gives every thread a new, empty table of `mib` MiB. The old table is
+    /// released by all threads first, so both never coexist; the new one
+    /// comes zeroed from the allocator (no clearing loop).
+    fn replace_table(&mut self, mib: u64) {
+        self.share_table(Arc::new(TranspositionTable::new(1)));
+        let table = Arc::new(TranspositionTable::new(mib));
+        self.share_table(table);
+    }
+
+    fn share_table(&mut self, table: Arc<TranspositionTable>) {
+        for helper in &mut self.helpers {
+            helper.tt = Arc::clone(&table);
+        }
+        self.tt = table;
+    }
+
+    /// The transposition table shared by all threads.
+    pub fn tt(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    /// Number of search threads (the main thread plus its helpers).
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
+    }
+
+    /// Sets the number of search threads (at least one). Existing helpers
+    /// keep their statistics; new ones start empty.
+    pub fn set_threads(&mut self, threads: usize) {
+        let helpers = threads.max(1) - 1;
+        self.helpers.truncate(helpers);
+        while self.helpers.len() < helpers {
+            let index = self.helpers.len() + 1;
+            self.helpers
+                .push(Self::with_table(Arc::clone(&self.tt), index));
+        }
+    }
+
+    /// Forgets the previous game: empties the TT and every thread's
+    /// statistics.
+    pub fn new_game(&mut self) {
+        self.clear_hash();
+        self.heuristics.clear();
+        for helper in &mut self.helpers {
+            helper.heuristics.clear();
+        }
+    }
+
+    /// Nodes searched by all threads in the last search (during a search:
+    /// the main thread's count so far).
     pub fn nodes(&self) -> u64 {
+        self.total_nodes.max(self.nodes)
+    }
+
+    /// Nodes searched so far by all threads: the main thread's exact count
+    /// plus what the helpers have published.
+    fn nodes_all_threads(&self) -> u64 {
         self.nodes
+            .saturating_add(self.sync.helper_nodes.load(Ordering::Relaxed))
     }
 
     /// Searches `board` within `limits`, reporting each iteration to
@@ -184,29 +270,19 @@ impl Searcher {
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
         let start = Instant::now();
-        self.shared = shared;
-        self.limits = limits.clone();
-        self.time = TimeManager::new(
+        let time = TimeManager::new(
             limits,
             move_overhead,
             u64::from(board.fullmove_number()),
             start,
         );
-        self.nodes = 0;
-        self.seldepth = 0;
-        self.stopped = false;
-        self.root_ply = board.game_ply();
+        self.sync = Arc::new(ThreadSync::default());
+        self.total_nodes = 0;
+        self.prepare(board, limits.clone(), time, shared);
         self.tt.new_search();
-        self.heuristics.clear_killers();
 
         let mut all = MoveList::new();
         generate_all(board, &mut all);
-        self.root_moves = MoveList::new();
-        for &mv in all.iter() {
-            if limits.searchmoves.is_empty() || limits.searchmoves.contains(&mv) {
-                self.root_moves.push(mv);
-            }
-        }
         if self.root_moves.is_empty() {
             // Checkmate or stalemate (or no searchmoves legal): nothing to search.
             let score = if board.in_check() && all.is_empty() {
@@ -234,6 +310,114 @@ impl Searcher {
             };
         }
 
+        if self.helpers.is_empty() {
+            let result = self.iterate(board, start, report);
+            self.total_nodes = self.nodes;
+            return result;
+        }
+        self.search_with_helpers(board, start, report)
+    }
+
+    /// Resets the per-search state of this thread for a search of `board`.
+    fn prepare(
+        &mut self,
+        board: &Board,
+        limits: Limits,
+        time: TimeManager,
+        shared: Arc<SearchShared>,
+    ) {
+        self.shared = shared;
+        self.time = time;
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        self.root_ply = board.game_ply();
+        self.heuristics.clear_killers();
+        let mut all = MoveList::new();
+        generate_all(board, &mut all);
+        self.root_moves = MoveList::new();
+        for &mv in all.iter() {
+            if limits.searchmoves.is_empty() || limits.searchmoves.contains(&mv) {
+                self.root_moves.push(mv);
+            }
+        }
+        self.limits = limits;
+    }
+
+    /// Lazy SMP: runs the helpers on their own threads while this thread
+    /// searches, stops them when this thread's search ends, and returns the
+    /// best thread's result.
+    fn search_with_helpers(
+        &mut self,
+        board: &mut Board,
+        start: Instant,
+        report: &mut dyn FnMut(&Report),
+    ) -> SearchResult {
+        // Helpers search the same root and the same moves, one line only,
+        // with no limit of their own: the main thread stops them.
+        let helper_limits = Limits {
+            depth: self.limits.depth,
+            searchmoves: self.limits.searchmoves.clone(),
+            infinite: true,
+            ..Limits::default()
+        };
+        let mut helpers = std::mem::take(&mut self.helpers);
+        for helper in &mut helpers {
+            helper.sync = Arc::clone(&self.sync);
+            helper.tt = Arc::clone(&self.tt);
+            helper.total_nodes = 0;
+            let time = TimeManager::unlimited(start);
+            helper.prepare(board, helper_limits.clone(), time, Arc::clone(&self.shared));
+        }
+        let sync = Arc::clone(&self.sync);
+        let (mut result, helper_results) = std::thread::scope(|scope| {
+            let mut running = Vec::with_capacity(helpers.len());
+            for helper in &mut helpers {
+                let mut helper_board = board.clone();
+                // A helper that cannot get a thread is simply left out.
+                if let Ok(handle) = std::thread::Builder::new()
+                    .name(format!("search-helper-{}", helper.thread_index))
+                    .stack_size(threads::SEARCH_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        helper.iterate(&mut helper_board, start, &mut |_| {})
+                    })
+                {
+                    running.push(handle);
+                }
+            }
+            let main = self.iterate(board, start, report);
+            sync.stop.store(true, Ordering::Relaxed);
+            let mut results = Vec::with_capacity(running.len());
+            for handle in running {
+                match handle.join() {
+                    Ok(result) => results.push(result),
+                    // A helper's panic is a bug: pass it on to the protocol
+                    // layer, which recovers with a fresh searcher.
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+            (main, results)
+        });
+        self.total_nodes = helpers
+            .iter()
+            .fold(self.nodes, |sum, h| sum.saturating_add(h.nodes));
+        self.helpers = helpers;
+        if self.limits.multi_pv <= 1 {
+            result = threads::pick_result(result, &helper_results);
+        }
+        result.nodes = self.total_nodes;
+        result
+    }
+
+    /// Iterative deepening on the prepared root: the whole search of one
+    /// thread.
+    fn iterate(
+        &mut self,
+        board: &mut Board,
+        start: Instant,
+        report: &mut dyn FnMut(&Report),
+    ) -> SearchResult {
+        let limits = self.limits.clone();
         let max_depth = limits.depth.unwrap_or(MAX_PLY - 1).clamp(1, MAX_PLY - 1);
         let all_root = self.root_moves.clone();
         let lines = limits.multi_pv.clamp(1, all_root.len());
@@ -252,6 +436,9 @@ impl Searcher {
         // through the TT and the history tables, and leaves a complete
         // answer behind should time run out.
         'deepening: for depth in 1..=max_depth {
+            if threads::helper_skips(self.thread_index, depth, self.root_ply) && depth < max_depth {
+                continue;
+            }
             // Step 2. MultiPV: line `k` searches the root without the best
             // moves of lines `0..k`.
             let mut found: Vec<(Move, Option<Move>, Score)> = Vec::with_capacity(lines);
@@ -278,7 +465,7 @@ impl Searcher {
                     multipv: line + 1,
                     score,
                     bound: None,
-                    nodes: self.nodes,
+                    nodes: self.nodes_all_threads(),
                     elapsed: start.elapsed(),
                     hashfull: self.tt.hashfull(),
                     pv,
@@ -376,7 +563,7 @@ impl Searcher {
                     multipv: 1,
                     score,
                     bound: Some(bound),
-                    nodes: self.nodes,
+                    nodes: self.nodes_all_threads(),
                     elapsed: start.elapsed(),
                     hashfull: self.tt.hashfull(),
                     pv: self.pv[0].clone(),
@@ -409,14 +596,27 @@ impl Searcher {
         if self.stopped {
             return;
         }
-        if self.shared.stop.load(Ordering::Relaxed) {
+        if self.shared.stop.load(Ordering::Relaxed) || self.sync.stop.load(Ordering::Relaxed) {
             self.stopped = true;
+            return;
+        }
+        if self.thread_index > 0 {
+            // A helper only publishes its progress (it polls every
+            // CHECK_EVERY nodes, having no node limit); the clock, the node
+            // limit and `ponderhit` are the main thread's business.
+            self.sync
+                .helper_nodes
+                .fetch_add(CHECK_EVERY, Ordering::Relaxed);
             return;
         }
         if self.shared.ponderhit.swap(false, Ordering::Relaxed) {
             self.time.restart(Instant::now());
         }
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+        if self
+            .limits
+            .nodes
+            .is_some_and(|n| self.nodes_all_threads() >= n)
+        {
             self.stopped = true;
             return;
         }

@@ -2,10 +2,12 @@
 //!
 //! The loop reads stdin line by line (invalid UTF-8 is replaced, never fatal),
 //! parses each line with [`command::parse`](super::command::parse) and acts on
-//! it. A `go` moves the [`Searcher`] onto a search thread together with a copy
-//! of the board; the loop keeps reading, so `isready`, `stop`, `ponderhit`
-//! and `quit` are answered while the search runs. The searcher comes back
-//! when the thread is joined, which happens only when a command needs it.
+//! it. A `go` moves the searcher onto a search thread (a [`SearchThread`])
+//! together with a copy of the board; the loop keeps reading, so `isready`,
+//! `stop`, `ponderhit` and `quit` are answered while the search runs. The
+//! searcher comes back when the thread is joined, which happens only when a
+//! command needs it. With `Threads` above one, that search thread runs the
+//! Lazy SMP helpers itself; this loop sees one search either way.
 //!
 //! Every problem with the input is reported as `info string …` and leaves the
 //! engine's state as it was; nothing on stdin can make the loop panic.
@@ -13,7 +15,7 @@
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::thread::{self, JoinHandle};
+use std::thread;
 use std::time::Duration;
 
 use super::command::{GoParams, PositionBase, UciCommand, parse};
@@ -22,11 +24,9 @@ use super::output;
 use crate::board::{Board, Color, PieceKind, Square};
 use crate::eval;
 use crate::movegen::{self, MoveList, generate_all};
+use crate::search::SearchShared;
 use crate::search::limits::{Clock, Limits};
-use crate::search::{SearchShared, Searcher};
-
-/// Stack for the search thread: the recursion keeps a move list per ply.
-const SEARCH_STACK_BYTES: usize = 32 << 20;
+use crate::search::threads::{SearchFailed, SearchThread};
 
 /// Writes one line to stdout and flushes it. Errors (a closed pipe) are
 /// ignored: the GUI has gone and `quit` or EOF will follow.
@@ -48,11 +48,8 @@ pub fn info_string(message: &str) {
 pub struct Engine {
     board: Board,
     options: Options,
-    /// The searcher while no search runs.
-    searcher: Option<Searcher>,
-    /// The search thread while a search runs (it returns the searcher).
-    worker: Option<JoinHandle<Searcher>>,
-    shared: Arc<SearchShared>,
+    /// The searcher, on its search thread while a search runs.
+    search: SearchThread,
     debug: bool,
 }
 
@@ -69,10 +66,8 @@ impl Engine {
         let options = Options::default();
         Self {
             board: Board::startpos(),
-            searcher: Some(Searcher::new(options.hash_mb)),
+            search: SearchThread::new(options.hash_mb),
             options,
-            worker: None,
-            shared: Arc::new(SearchShared::default()),
             debug: false,
         }
     }
@@ -120,16 +115,15 @@ impl Engine {
             }
             UciCommand::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             UciCommand::Register => info_string("no registration needed"),
-            UciCommand::UciNewGame => {
-                let searcher = self.searcher();
-                searcher.new_game();
-            }
+            UciCommand::UciNewGame => self.search.searcher().new_game(),
             UciCommand::Position { base, moves } => self.set_position(&base, &moves),
             UciCommand::Go(go) => self.go(&go),
             UciCommand::Stop => self.stop_search(),
             UciCommand::PonderHit => {
-                self.shared.ponderhit.store(true, Ordering::Relaxed);
-                self.shared.pondering.store(false, Ordering::Relaxed);
+                if let Some(shared) = self.search.shared() {
+                    shared.ponderhit.store(true, Ordering::Relaxed);
+                    shared.pondering.store(false, Ordering::Relaxed);
+                }
             }
             UciCommand::Quit => return false,
             UciCommand::Display => self.display(),
@@ -145,40 +139,14 @@ impl Engine {
 
     /// Joins the search thread if it has finished, recovering the searcher.
     fn reap_finished(&mut self) {
-        if self.worker.as_ref().is_some_and(JoinHandle::is_finished) {
-            self.join();
-        }
-    }
-
-    fn join(&mut self) {
-        if let Some(worker) = self.worker.take() {
-            match worker.join() {
-                Ok(searcher) => self.searcher = Some(searcher),
-                Err(_) => {
-                    // A panic in the search is a bug; keep the protocol alive
-                    // with a fresh searcher rather than dying with it.
-                    info_string("internal error: search thread failed; hash table reset");
-                    send("bestmove 0000");
-                    self.searcher = Some(Searcher::new(self.options.hash_mb));
-                }
-            }
+        if self.search.is_finished() {
+            report_failure(self.search.join());
         }
     }
 
     /// Stops a running search (its thread prints `bestmove`) and waits for it.
     fn stop_search(&mut self) {
-        if self.worker.is_some() {
-            self.shared.stop.store(true, Ordering::Relaxed);
-            self.shared.pondering.store(false, Ordering::Relaxed);
-            self.join();
-        }
-    }
-
-    /// The searcher, stopping any running search first.
-    fn searcher(&mut self) -> &mut Searcher {
-        self.stop_search();
-        self.searcher
-            .get_or_insert_with(|| Searcher::new(self.options.hash_mb))
+        report_failure(self.search.stop());
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -189,9 +157,10 @@ impl Engine {
                 }
                 match applied.effect {
                     Effect::None => {}
-                    Effect::ClearHash => self.searcher().tt.clear(),
+                    Effect::ClearHash => self.search.searcher().clear_hash(),
+                    Effect::SetThreads(threads) => self.search.set_threads(threads),
                     Effect::ResizeHash(mib) => {
-                        let got = self.searcher().resize_hash(mib);
+                        let got = self.search.resize_hash(mib);
                         if got < mib {
                             info_string(&format!(
                                 "not enough memory for {mib} MiB of hash; using {got} MiB"
@@ -279,10 +248,6 @@ impl Engine {
         // A `go` during a search ends that search first (it sends its own
         // `bestmove`).
         self.stop_search();
-        let searcher = self
-            .searcher
-            .take()
-            .unwrap_or_else(|| Searcher::new(self.options.hash_mb));
         let limits = self.limits(go);
         if self.debug {
             let (soft, hard) = crate::search::time::budget(
@@ -295,44 +260,32 @@ impl Engine {
             ));
         }
         let shared = Arc::new(SearchShared::new(go.ponder));
-        self.shared = Arc::clone(&shared);
-        let mut board = self.board.clone();
-        let overhead = self.options.move_overhead;
+        let waiting = Arc::clone(&shared);
         let chess960 = self.options.chess960;
+        let infinite = limits.infinite;
         let waits = limits.infinite || limits.ponder;
-
-        let spawned = thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                let mut searcher = searcher;
-                let result = searcher.search(
-                    &mut board,
-                    &limits,
-                    overhead,
-                    Arc::clone(&shared),
-                    &mut |r| {
-                        send(&output::info(r, chess960));
-                    },
-                );
+        let started = self.search.start(
+            self.board.clone(),
+            limits,
+            self.options.move_overhead,
+            shared,
+            move |r| send(&output::info(r, chess960)),
+            move |result| {
                 // UCI: in `infinite` and `ponder` mode the best move is only
                 // sent after `stop` (or `ponderhit`).
                 if waits {
-                    while !shared.stop.load(Ordering::Relaxed)
-                        && (limits.infinite || shared.pondering.load(Ordering::Relaxed))
+                    while !waiting.stop.load(Ordering::Relaxed)
+                        && (infinite || waiting.pondering.load(Ordering::Relaxed))
                     {
                         thread::sleep(Duration::from_millis(1));
                     }
                 }
                 send(&output::bestmove(result.best, result.ponder, chess960));
-                searcher
-            });
-        match spawned {
-            Ok(handle) => self.worker = Some(handle),
-            Err(e) => {
-                info_string(&format!("cannot start the search thread: {e}"));
-                send("bestmove 0000");
-            }
+            },
+        );
+        if let Err(e) = started {
+            info_string(&format!("cannot start the search thread: {e}"));
+            send("bestmove 0000");
         }
     }
 
@@ -413,6 +366,16 @@ impl Engine {
             white,
             eval::evaluate(&self.board)
         ));
+    }
+}
+
+/// Tells the GUI about a search that failed (a bug: its thread panicked):
+/// it still gets a `bestmove`, and the session goes on with a fresh
+/// searcher.
+fn report_failure(joined: Option<Result<crate::search::SearchResult, SearchFailed>>) {
+    if let Some(Err(failure)) = joined {
+        info_string(&format!("internal error: {failure}"));
+        send("bestmove 0000");
     }
 }
 

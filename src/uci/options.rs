@@ -8,6 +8,8 @@
 
 use std::fmt::Write as _;
 
+use crate::search::threads::max_threads;
+
 /// The options Kiln declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionName {
@@ -15,7 +17,7 @@ pub enum OptionName {
     Hash,
     /// `Clear Hash`: a button that empties the transposition table.
     ClearHash,
-    /// `Threads`: search threads (1 for now).
+    /// `Threads`: search threads (Lazy SMP).
     Threads,
     /// `Move Overhead`: milliseconds kept in reserve per move for the GUI
     /// and the operating system.
@@ -47,12 +49,14 @@ pub const HASH: Spin = Spin {
     min: 1,
     max: 65_536,
 };
-/// `Threads`.
-pub const THREADS: Spin = Spin {
-    default: 1,
-    min: 1,
-    max: 1,
-};
+/// `Threads`: 1 to cores × 4 (see [`max_threads`]).
+pub fn threads_spin() -> Spin {
+    Spin {
+        default: 1,
+        min: 1,
+        max: max_threads() as u64,
+    }
+}
 /// `Move Overhead` in milliseconds.
 pub const MOVE_OVERHEAD: Spin = Spin {
     default: 30,
@@ -87,7 +91,7 @@ impl Default for Options {
     fn default() -> Self {
         Self {
             hash_mb: HASH.default,
-            threads: THREADS.default,
+            threads: 1,
             move_overhead: MOVE_OVERHEAD.default,
             ponder: false,
             chess960: false,
@@ -105,6 +109,8 @@ pub enum Effect {
     ResizeHash(u64),
     /// Empty the transposition table.
     ClearHash,
+    /// Search with this many threads.
+    SetThreads(usize),
 }
 
 /// The outcome of a `setoption`: the effect and, if the value was adjusted,
@@ -130,7 +136,7 @@ impl Options {
         };
         spin(&mut s, "Hash", HASH);
         s.push_str("option name Clear Hash type button\n");
-        spin(&mut s, "Threads", THREADS);
+        spin(&mut s, "Threads", threads_spin());
         spin(&mut s, "Move Overhead", MOVE_OVERHEAD);
         s.push_str("option name Ponder type check default false\n");
         s.push_str("option name UCI_Chess960 type check default false\n");
@@ -170,10 +176,10 @@ impl Options {
                 })
             }
             OptionName::Threads => {
-                let (v, note) = spin(name, value, THREADS)?;
+                let (v, note) = spin(name, value, threads_spin())?;
                 self.threads = v;
                 Ok(Applied {
-                    effect: Effect::None,
+                    effect: Effect::SetThreads(usize::try_from(v).unwrap_or(1)),
                     note,
                 })
             }
@@ -252,5 +258,23 @@ mod tests {
         assert_eq!(o.hash_mb, 1);
         assert!(o.set("Contempt", Some("5")).is_err());
         assert!(o.set("Ponder", Some("maybe")).is_err());
+    }
+
+    #[test]
+    fn threads_are_bounded_by_the_machine() {
+        let mut o = Options::default();
+        let max = max_threads() as u64;
+        assert_eq!(
+            o.set("Threads", Some("2")).unwrap().effect,
+            Effect::SetThreads(2)
+        );
+        let a = o.set("threads", Some("99999999999999999999999")).unwrap();
+        assert_eq!(o.threads, max);
+        assert_eq!(a.effect, Effect::SetThreads(max as usize));
+        assert!(a.note.is_some());
+        let a = o.set("Threads", Some("-3")).unwrap();
+        assert_eq!((o.threads, a.effect), (1, Effect::SetThreads(1)));
+        assert!(o.set("Threads", Some("two")).is_err());
+        assert_eq!(o.threads, 1);
     }
 }

@@ -4,8 +4,10 @@
 //! runs its own clock and announces results. Three threads cooperate:
 //! - an input thread turns stdin into `Event::Line`s (lossy UTF-8,
 //!   bounded line length, so no input can panic or exhaust memory);
-//! - a search thread, one per search, owns the [`Searcher`] while it runs
-//!   and posts `Event::SearchDone` when it ends;
+//! - a search thread, one per search, owns the searcher while it runs
+//!   (a [`SearchThread`], shared with the UCI loop; with `cores` above one
+//!   it runs the Lazy SMP helpers itself) and posts `Event::SearchDone`
+//!   when it ends;
 //! - the session thread handles both kinds of event in arrival order.
 //!
 //! Only the session thread changes the board or writes `move`, so a move
@@ -18,7 +20,7 @@ use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
-use std::thread::{self, JoinHandle};
+use std::thread;
 use std::time::Instant;
 
 use super::command::{Command, CommandError, parse};
@@ -29,10 +31,8 @@ use crate::board::{Board, Color, Move};
 use crate::eval::score::{Score, is_mate};
 use crate::movegen::{MoveList, count_legal, generate_all};
 use crate::search::limits::Limits;
-use crate::search::{SearchResult, SearchShared, Searcher};
-
-/// Stack for the search thread: the recursion keeps a move list per ply.
-const SEARCH_STACK_BYTES: usize = 32 << 20;
+use crate::search::threads::{SearchFailed, SearchThread, max_threads};
+use crate::search::{SearchResult, SearchShared};
 /// Least clock reserve for the pipe, XBoard and the operating system; the
 /// measured lag replaces it when larger.
 const MOVE_OVERHEAD_MS: u64 = 50;
@@ -117,13 +117,11 @@ enum TaskKind {
     Analyze,
 }
 
-/// A running search.
+/// A running search (its thread is in [`Session::search`]).
 #[derive(Debug)]
 struct Task {
     id: u64,
     kind: TaskKind,
-    handle: JoinHandle<(Searcher, SearchResult)>,
-    shared: Arc<SearchShared>,
     started: Instant,
 }
 
@@ -166,8 +164,10 @@ struct Session {
     hash_mib: u64,
     /// A `memory` request that arrived while the searcher was busy.
     pending_hash: Option<u64>,
-    /// The searcher while no search runs.
-    searcher: Option<Searcher>,
+    /// A `cores` request that arrived while the searcher was busy.
+    pending_threads: Option<usize>,
+    /// The searcher, on its search thread while a search runs.
+    search: SearchThread,
     task: Option<Task>,
     next_task_id: u64,
     events: Sender<Event>,
@@ -206,7 +206,8 @@ impl Session {
             resign_enabled: false,
             hash_mib: DEFAULT_HASH_MIB,
             pending_hash: None,
-            searcher: None,
+            pending_threads: None,
+            search: SearchThread::new(DEFAULT_HASH_MIB),
             task: None,
             next_task_id: 0,
             events,
@@ -302,8 +303,10 @@ impl Session {
             Command::OpponentTime(_) => {}
             Command::UserMove(text) => self.user_move(&text),
             Command::MoveNow => {
-                if let Some(task) = self.task.as_ref().filter(|t| t.kind == TaskKind::Think) {
-                    task.shared.stop.store(true, Ordering::Relaxed);
+                if self.thinking() {
+                    if let Some(shared) = self.search.shared() {
+                        shared.stop.store(true, Ordering::Relaxed);
+                    }
                 }
             }
             Command::Ping(n) => {
@@ -338,11 +341,7 @@ impl Session {
             Command::Status => self.status(),
             Command::Hint => self.hint(),
             Command::Memory(mib) => self.set_hash(mib),
-            Command::Cores(cores) => {
-                if cores != 1 {
-                    send(&format!("# cores {cores}: Kiln searches with one thread"));
-                }
-            }
+            Command::Cores(cores) => self.set_cores(cores),
             Command::EngineOption { name, value } => self.set_option(&name, value.as_deref(), line),
         }
         true
@@ -370,7 +369,7 @@ impl Session {
         self.last_move_clock = None;
         self.scores.clear();
         self.draw_offered = false;
-        self.searcher().new_game();
+        self.search.searcher().new_game();
         if self.mode == Mode::Analyze {
             self.start_analysis();
         }
@@ -457,7 +456,7 @@ impl Session {
             return;
         }
         self.hash_mib = mib;
-        let got = self.searcher().resize_hash(mib);
+        let got = self.search.resize_hash(mib);
         if got < mib {
             send(&format!(
                 "# not enough memory for {mib} MiB of hash; using {got} MiB"
@@ -465,10 +464,19 @@ impl Session {
         }
     }
 
-    /// The searcher; only called while no search runs.
-    fn searcher(&mut self) -> &mut Searcher {
-        let mib = self.hash_mib;
-        self.searcher.get_or_insert_with(|| Searcher::new(mib))
+    /// `cores N`: search with N threads (Lazy SMP), at most the `Threads`
+    /// maximum of the UCI option. Applied when no search runs.
+    fn set_cores(&mut self, cores: u64) {
+        let max = max_threads();
+        let threads = usize::try_from(cores).unwrap_or(max).clamp(1, max);
+        if u64::try_from(threads).ok() != Some(cores) {
+            send(&format!("# cores {cores}: using {threads} (1..{max})"));
+        }
+        if self.task.is_some() {
+            self.pending_threads = Some(threads);
+            return;
+        }
+        self.search.set_threads(threads);
     }
 
     /// Starts choosing a move if the engine is to move in a live game; if
@@ -501,15 +509,8 @@ impl Session {
 
     /// Moves the searcher onto a new search thread.
     fn spawn(&mut self, kind: TaskKind, limits: Limits) {
-        let searcher = self
-            .searcher
-            .take()
-            .unwrap_or_else(|| Searcher::new(self.hash_mib));
         let id = self.next_task_id;
         self.next_task_id += 1;
-        let shared = Arc::new(SearchShared::new(false));
-        let thread_shared = Arc::clone(&shared);
-        let mut board = self.board.clone();
         let post = Arc::clone(&self.post);
         let frc = self.frc;
         let events = self.events.clone();
@@ -521,43 +522,36 @@ impl Session {
         let analysing = kind == TaskKind::Analyze;
         let overhead = MOVE_OVERHEAD_MS.max(self.lag_ms);
 
-        let spawned = thread::Builder::new()
-            .name("xboard-search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                let mut searcher = searcher;
-                let result = searcher.search(
-                    &mut board,
-                    &limits,
-                    overhead,
-                    thread_shared,
-                    &mut |report| {
-                        if report.pv.is_empty() {
-                            return;
-                        }
-                        if report.bound.is_none() {
-                            if let Ok(mut p) = progress.lock() {
-                                p.depth = report.depth;
-                                p.nodes = report.nodes;
-                                p.best = report.pv.first().map(|&mv| move_text(mv, frc));
-                            }
-                        }
-                        // Analysis always shows its thinking: it has no other output.
-                        if analysing || post.load(Ordering::Relaxed) {
-                            send(&thinking_line(report, frc));
-                        }
-                    },
-                );
+        let spawned = self.search.start(
+            self.board.clone(),
+            limits,
+            overhead,
+            Arc::new(SearchShared::new(false)),
+            move |report| {
+                if report.pv.is_empty() {
+                    return;
+                }
+                if report.bound.is_none() {
+                    if let Ok(mut p) = progress.lock() {
+                        p.depth = report.depth;
+                        p.nodes = report.nodes;
+                        p.best = report.pv.first().map(|&mv| move_text(mv, frc));
+                    }
+                }
+                // Analysis always shows its thinking: it has no other output.
+                if analysing || post.load(Ordering::Relaxed) {
+                    send(&thinking_line(report, frc));
+                }
+            },
+            move |_| {
                 let _ = events.send(Event::SearchDone(id));
-                (searcher, result)
-            });
+            },
+        );
         match spawned {
-            Ok(handle) => {
+            Ok(()) => {
                 self.task = Some(Task {
                     id,
                     kind,
-                    handle,
-                    shared,
                     started: Instant::now(),
                 })
             }
@@ -578,7 +572,8 @@ impl Session {
             return;
         };
         let elapsed_ms = u64::try_from(task.started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let result = self.reclaim(task.handle);
+        let joined = self.search.join();
+        let result = self.reclaimed(joined);
         if task.kind == TaskKind::Think {
             self.play(result, elapsed_ms);
         }
@@ -587,30 +582,34 @@ impl Session {
 
     /// Stops the running search, if any, without playing its move.
     fn cancel_task(&mut self) {
-        if let Some(task) = self.task.take() {
-            task.shared.stop.store(true, Ordering::Relaxed);
-            let _ = self.reclaim(task.handle);
+        if self.task.take().is_some() {
+            let stopped = self.search.stop();
+            let _ = self.reclaimed(stopped);
         }
         self.flush_pongs();
     }
 
-    /// Joins a search thread and takes the searcher back.
-    fn reclaim(&mut self, handle: JoinHandle<(Searcher, SearchResult)>) -> Option<SearchResult> {
-        let result = match handle.join() {
-            Ok((searcher, result)) => {
-                self.searcher = Some(searcher);
-                Some(result)
-            }
-            Err(_) => {
-                // A panic in the search is a bug; keep the game alive with a
-                // fresh searcher rather than dying with it.
-                send("# internal error: the search failed; hash table reset");
-                self.searcher = None;
+    /// After a search thread has been joined: its result (`None` if it
+    /// failed), and the `memory`/`cores` requests that waited for it.
+    fn reclaimed(
+        &mut self,
+        joined: Option<Result<SearchResult, SearchFailed>>,
+    ) -> Option<SearchResult> {
+        let result = match joined {
+            Some(Ok(result)) => Some(result),
+            Some(Err(failure)) => {
+                // A panic in the search is a bug; the game goes on with a
+                // fresh searcher.
+                send(&format!("# internal error: {failure}"));
                 None
             }
+            None => None,
         };
         if let Some(mib) = self.pending_hash.take() {
             self.set_hash(mib);
+        }
+        if let Some(threads) = self.pending_threads.take() {
+            self.search.set_threads(threads);
         }
         result
     }

@@ -1,0 +1,325 @@
+//! Search threads: the thread that runs a search for the protocol layer
+//! ([`SearchThread`], shared by UCI and XBoard) and the Lazy SMP helpers.
+//!
+//! Lazy SMP: with `Threads` = N, a search runs the main searcher and N - 1
+//! helper searchers on the same root position at once. They exchange nothing
+//! but the transposition table, which they all read and write without locks
+//! (see [`tt`](super::tt)); each keeps its own killers, histories, PV and
+//! node count. A helper finds the positions the main thread is about to need
+//! and leaves their scores and best moves in the table, so the main thread
+//! reaches each depth sooner. To spread the threads over different depths
+//! (rather than all repeating the same iteration in lock-step), helpers skip
+//! some iterations in a fixed pattern ([`helper_skips`]).
+//!
+//! Only the main thread watches the clock, the node limit and `ponderhit`,
+//! and only it reports progress. When its iterative deepening ends (limit,
+//! time, or `stop`), it raises the helpers' stop flag, joins them, and
+//! returns the best thread's result ([`pick_result`]).
+
+use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread::{self, JoinHandle};
+
+use super::limits::Limits;
+use super::{Report, SearchResult, SearchShared, Searcher};
+use crate::board::Board;
+
+/// Stack for every search thread: the recursion keeps a move list per ply.
+pub const SEARCH_STACK_BYTES: usize = 32 << 20;
+
+/// Threads per core allowed by [`max_threads`] (more than one per core
+/// only makes sense for experiments, but costs nothing to allow).
+pub const THREADS_PER_CORE: usize = 4;
+
+/// Upper bound on [`max_threads`] whatever the machine reports, so a bogus
+/// core count cannot ask for thousands of 32 MiB stacks.
+pub const THREADS_CEILING: usize = 1024;
+
+/// Cores assumed when the operating system will not tell.
+pub const FALLBACK_CORES: usize = 1;
+
+/// Cores the operating system offers this process (at least one).
+pub fn available_cores() -> usize {
+    thread::available_parallelism().map_or(FALLBACK_CORES, std::num::NonZero::get)
+}
+
+/// The largest `Threads` value: cores × [`THREADS_PER_CORE`], capped at
+/// [`THREADS_CEILING`].
+pub fn max_threads() -> usize {
+    available_cores()
+        .saturating_mul(THREADS_PER_CORE)
+        .clamp(1, THREADS_CEILING)
+}
+
+/// The state the threads of one search share besides the table: the
+/// helpers' stop flag (raised by the main thread when it is done) and the
+/// helpers' node count (published every few thousand nodes, for `info
+/// nodes`).
+#[derive(Debug, Default)]
+pub struct ThreadSync {
+    /// Set by the main thread when its search ends: the helpers stop.
+    pub stop: AtomicBool,
+    /// Nodes the helpers have searched so far (approximate while running).
+    pub helper_nodes: AtomicU64,
+}
+
+/// Skip pattern of the helpers (as in Stockfish 7-9's Lazy SMP): helper
+/// `i` uses row `(i - 1) % 20`, and skips iteration `depth` when
+/// `(depth + game_ply + phase) / size` is odd. Helper 1 searches every
+/// other depth, helpers 2-5 skip two of every four, and so on, so at any
+/// moment the threads are spread over the current depth and the next ones.
+const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+/// See [`SKIP_SIZE`].
+const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// Whether search thread `thread_index` (0 = main, never skips) leaves out
+/// iteration `depth` at game ply `game_ply`.
+pub fn helper_skips(thread_index: usize, depth: i32, game_ply: usize) -> bool {
+    if thread_index == 0 {
+        return false;
+    }
+    let row = (thread_index - 1) % SKIP_SIZE.len();
+    let ply = i32::try_from(game_ply % 1024).unwrap_or(0);
+    (depth + ply + SKIP_PHASE[row]) / SKIP_SIZE[row] % 2 == 1
+}
+
+/// The result to play: the main thread's, unless a helper completed a
+/// deeper iteration *and* scored it higher (the rule of Stockfish 8).
+///
+/// A deeper completed iteration has seen more; requiring the better score
+/// too keeps a helper's deeper but gloomier (or merely different) result
+/// from overriding the main thread, whose time management chose to stop
+/// there. With one thread this is simply the main thread's result.
+pub fn pick_result(main: SearchResult, helpers: &[SearchResult]) -> SearchResult {
+    let mut best = main;
+    for result in helpers {
+        if !result.best.is_null() && result.depth > best.depth && result.score > best.score {
+            best = result.clone();
+        }
+    }
+    best
+}
+
+/// A search that could not finish: its thread panicked (a bug). The
+/// searcher has been replaced by a fresh one, so the transposition table
+/// and statistics are lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchFailed;
+
+impl std::fmt::Display for SearchFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the search thread failed; hash table reset")
+    }
+}
+
+/// A running search.
+#[derive(Debug)]
+struct Running {
+    handle: JoinHandle<(Searcher, SearchResult)>,
+    shared: Arc<SearchShared>,
+}
+
+/// The protocol side of searching: owns the [`Searcher`] while no search
+/// runs, moves it onto a search thread for each search and takes it back
+/// when that thread is joined. Used by both the UCI and the XBoard loop, so
+/// they stay responsive (`stop`, `isready`, `?`) while a search runs.
+#[derive(Debug)]
+pub struct SearchThread {
+    /// The searcher while no search runs.
+    idle: Option<Searcher>,
+    running: Option<Running>,
+    /// Hash size and threads to rebuild the searcher with if it is lost.
+    hash_mib: u64,
+    threads: usize,
+}
+
+impl SearchThread {
+    /// A one-thread searcher with a `hash_mib` MiB table, not yet searching.
+    pub fn new(hash_mib: u64) -> Self {
+        Self {
+            idle: Some(Searcher::new(hash_mib)),
+            running: None,
+            hash_mib,
+            threads: 1,
+        }
+    }
+
+    /// Starts searching `board` within `limits` on a new thread; a running
+    /// search is stopped first and its result dropped. The thread calls
+    /// `report` for every progress report and `finish` with the result
+    /// once the search is over, before it can be joined.
+    ///
+    /// # Errors
+    /// The thread could not be created. The searcher then went with it; a
+    /// fresh one (same hash size and threads) replaces it.
+    pub fn start(
+        &mut self,
+        mut board: Board,
+        limits: Limits,
+        move_overhead: u64,
+        shared: Arc<SearchShared>,
+        mut report: impl FnMut(&Report) + Send + 'static,
+        finish: impl FnOnce(&SearchResult) + Send + 'static,
+    ) -> io::Result<()> {
+        let _ = self.stop();
+        let mut searcher = self.take_searcher();
+        let thread_shared = Arc::clone(&shared);
+        let handle = thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let result = searcher.search(
+                    &mut board,
+                    &limits,
+                    move_overhead,
+                    thread_shared,
+                    &mut report,
+                );
+                finish(&result);
+                (searcher, result)
+            })?;
+        self.running = Some(Running { handle, shared });
+        Ok(())
+    }
+
+    /// Whether a search thread exists (running, or finished but not yet
+    /// joined).
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Whether the search thread has finished and can be joined without
+    /// waiting.
+    pub fn is_finished(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| r.handle.is_finished())
+    }
+
+    /// The running search's flags (for `ponderhit` and move-now).
+    pub fn shared(&self) -> Option<&Arc<SearchShared>> {
+        self.running.as_ref().map(|r| &r.shared)
+    }
+
+    /// Tells the running search to stop (also ending pondering) and joins
+    /// it. `None` when no search was running.
+    pub fn stop(&mut self) -> Option<Result<SearchResult, SearchFailed>> {
+        let running = self.running.as_ref()?;
+        running.shared.stop.store(true, Ordering::Relaxed);
+        running.shared.pondering.store(false, Ordering::Relaxed);
+        self.join()
+    }
+
+    /// Waits for the running search to end by itself and takes the
+    /// searcher back. `None` when no search was running.
+    pub fn join(&mut self) -> Option<Result<SearchResult, SearchFailed>> {
+        let running = self.running.take()?;
+        Some(match running.handle.join() {
+            Ok((searcher, result)) => {
+                self.idle = Some(searcher);
+                Ok(result)
+            }
+            Err(_) => {
+                // A panic in the search is a bug; keep the protocol alive
+                // with a fresh searcher rather than dying with it.
+                self.idle = Some(fresh_searcher(self.hash_mib, self.threads));
+                Err(SearchFailed)
+            }
+        })
+    }
+
+    /// The searcher, stopping any running search first (its result is
+    /// dropped).
+    pub fn searcher(&mut self) -> &mut Searcher {
+        let _ = self.stop();
+        let (hash_mib, threads) = (self.hash_mib, self.threads);
+        self.idle
+            .get_or_insert_with(|| fresh_searcher(hash_mib, threads))
+    }
+
+    /// Resizes the hash table (stopping any search) and returns the size
+    /// obtained, which is smaller when that much memory cannot be had.
+    pub fn resize_hash(&mut self, mib: u64) -> u64 {
+        self.hash_mib = mib;
+        self.searcher().resize_hash(mib)
+    }
+
+    /// Sets the number of search threads (stopping any search).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+        let threads = self.threads;
+        self.searcher().set_threads(threads);
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    fn take_searcher(&mut self) -> Searcher {
+        match self.idle.take() {
+            Some(searcher) => searcher,
+            None => fresh_searcher(self.hash_mib, self.threads),
+        }
+    }
+}
+
+/// A searcher with a `hash_mib` MiB table and `threads` threads.
+fn fresh_searcher(hash_mib: u64, threads: usize) -> Searcher {
+    let mut searcher = Searcher::new(hash_mib);
+    searcher.set_threads(threads);
+    searcher
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Move;
+
+    fn result(depth: i32, score: i32) -> SearchResult {
+        SearchResult {
+            best: Move::from_bits(0x0ff0 + depth as u16),
+            ponder: None,
+            score,
+            depth,
+            nodes: 0,
+        }
+    }
+
+    #[test]
+    fn deeper_and_better_helper_wins() {
+        let main = result(10, 20);
+        assert_eq!(pick_result(main.clone(), &[]), main);
+        // Deeper but worse, or better but not deeper: the main thread's.
+        assert_eq!(pick_result(main.clone(), &[result(11, 10)]), main);
+        assert_eq!(pick_result(main.clone(), &[result(10, 90)]), main);
+        // Each later thread must beat the best so far on both counts.
+        assert_eq!(
+            pick_result(main.clone(), &[result(11, 30), result(12, 25)]),
+            result(11, 30)
+        );
+        assert_eq!(
+            pick_result(main, &[result(11, 30), result(12, 35)]),
+            result(12, 35)
+        );
+    }
+
+    #[test]
+    fn skip_pattern_spreads_helpers() {
+        // The main thread searches every depth.
+        assert!((1..40).all(|d| !helper_skips(0, d, 0)));
+        // Helper 1 searches every other depth, helpers 1 and 2 complement.
+        let one: Vec<bool> = (1..9).map(|d| helper_skips(1, d, 0)).collect();
+        let two: Vec<bool> = (1..9).map(|d| helper_skips(2, d, 0)).collect();
+        assert_eq!(one.iter().filter(|&&s| s).count(), 4);
+        assert!(one.iter().zip(&two).all(|(a, b)| a != b));
+    }
+
+    #[test]
+    fn thread_limits_are_sane() {
+        assert!(available_cores() >= 1);
+        assert!(max_threads() >= THREADS_PER_CORE.min(THREADS_CEILING));
+        assert!(max_threads() <= THREADS_CEILING);
+    }
+}
