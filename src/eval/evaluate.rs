@@ -5,10 +5,6 @@ use super::score::{MAX_EVAL, Score, eg, mg};
 use super::terms::{self, Packed, Sink};
 use crate::board::{Board, Color, PieceKind};
 
-/// A small bonus for having the move: the side to move can usually improve
-/// its position by at least a little.
-const TEMPO: Score = 10;
-
 /// The packed `S(mg, eg)` sum of the piece-square tables over every piece,
 /// from White's point of view, computed from scratch (the board keeps the
 /// same sum incrementally: [`Board::psqt`]).
@@ -65,13 +61,14 @@ pub fn evaluate_white(board: &Board) -> Score {
     )
 }
 
-/// The static evaluation from the side to move's point of view, kept inside
-/// ±[`MAX_EVAL`] so it can never be mistaken for a mate score.
+/// The static evaluation from the side to move's point of view (the tempo
+/// bonus is one of the terms), kept inside ±[`MAX_EVAL`] so it can never be
+/// mistaken for a mate score.
 pub fn evaluate(board: &Board) -> Score {
     let white = evaluate_white(board);
     let score = match board.side_to_move() {
         Color::White => white,
         Color::Black => -white,
     };
-    (score + TEMPO).clamp(-MAX_EVAL, MAX_EVAL)
+    score.clamp(-MAX_EVAL, MAX_EVAL)
 }

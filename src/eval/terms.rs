@@ -1,6 +1,8 @@
 //! Evaluation terms beyond the piece-square tables: pawn structure (doubled,
-//! isolated and passed pawns), piece mobility, rooks on open files, the
-//! bishop pair, and king safety (pawn shield and attacks on the king zone).
+//! isolated, backward, connected, candidate and passed pawns), piece
+//! mobility, outposts, rooks on open files and the 7th rank, the bishop
+//! pair, threats, king safety (pawn shield and storm, attacks on the king
+//! zone) and the tempo.
 //!
 //! Every weight comes from `src/eval/params.txt` through the root build
 //! script, packed as `S(mg, eg)` like the piece-square tables; this module
@@ -22,6 +24,16 @@ fn pawn_attacks(pawns: Bitboard, color: Color) -> u64 {
     match color {
         Color::White => ((p << 7) & not_h) | ((p << 9) & not_a),
         Color::Black => ((p >> 9) & not_h) | ((p >> 7) & not_a),
+    }
+}
+
+/// Every square on the ranks in front of `square`, seen from `color`.
+fn ranks_ahead(color: Color, square: Square) -> u64 {
+    let rank = square.rank().index();
+    match color {
+        Color::White if rank == 7 => 0,
+        Color::White => !0u64 << ((rank + 1) * 8),
+        Color::Black => (1u64 << (rank * 8)) - 1,
     }
 }
 
@@ -97,6 +109,8 @@ pub fn pawn_structure<S: Sink>(
             Color::White => (white_pawns, black_pawns),
             Color::Black => (black_pawns, white_pawns),
         };
+        let our_attacks = pawn_attacks(our_pawns, us);
+        let their_attacks = pawn_attacks(their_pawns, !us);
         for sq in our_pawns {
             let s = sq.raw();
             let ahead_on_file = Bitboard(kiln_tables::forward_file(c, s));
@@ -108,27 +122,104 @@ pub fn pawn_structure<S: Sink>(
             {
                 sink.add(us, ISOLATED_PAWN, 1);
             }
-            let passed = (Bitboard(kiln_tables::passed_pawn_mask(c, s)) & their_pawns).is_empty()
-                && (ahead_on_file & our_pawns).is_empty();
+            let rank = relative_rank(sq, us);
+            let adjacent = kiln_tables::adjacent_files(sq.file().index() as u8);
+            let front_span = kiln_tables::passed_pawn_mask(c, s);
+            let passed =
+                (front_span & their_pawns.0) == 0 && (ahead_on_file & our_pawns).is_empty();
             if passed {
-                sink.add(us, PASSED_PAWN + relative_rank(sq, us), 1);
+                sink.add(us, PASSED_PAWN + rank, 1);
                 info.passed[us.index()] = info.passed[us.index()].with(sq);
+            }
+            // Defended by a pawn, or side by side with one.
+            let bit = 1u64 << s;
+            let neighbours = adjacent & kiln_tables::rank_mask(sq.rank().index() as u8);
+            if (our_attacks & bit) != 0 || (neighbours & our_pawns.0) != 0 {
+                sink.add(us, CONNECTED_PAWN + rank, 1);
+            }
+            // Our pawns beside or behind this one on the adjacent files:
+            // the ones that can still come up to support it.
+            let supporters = adjacent & !ranks_ahead(us, sq) & our_pawns.0;
+            let stop = match us {
+                Color::White => bit << 8,
+                Color::Black => bit >> 8,
+            };
+            // Backward: no pawn can support it and an enemy pawn holds its
+            // stop square (isolated pawns are scored as such instead).
+            if supporters == 0 && (adjacent & our_pawns.0) != 0 && (stop & their_attacks) != 0 {
+                sink.add(us, BACKWARD_PAWN, 1);
+            }
+            // Candidate passer: nothing ahead on its file, and at least as
+            // many supporters as enemy pawns guarding its path.
+            if !passed && (ahead_on_file & their_pawns).is_empty() {
+                let sentries = (front_span & adjacent & their_pawns.0).count_ones();
+                if supporters.count_ones() >= sentries {
+                    sink.add(us, CANDIDATE_PAWN + rank, 1);
+                }
             }
         }
     }
     info
 }
 
-/// Every term except [`pawn_structure`]'s, for both colours.
-pub fn piece_terms<S: Sink>(board: &Board, pawns: &PawnInfo, sink: &mut S) {
-    for us in Color::ALL {
-        side_terms(board, us, pawns, sink);
-    }
+/// Squares a side attacks, by kind of attacker.
+#[derive(Clone, Copy, Debug, Default)]
+struct Attacks {
+    /// By pawns.
+    pawns: u64,
+    /// By knights and bishops.
+    minors: u64,
+    /// By rooks.
+    rooks: u64,
+    /// By any piece, pawn or the king.
+    all: u64,
 }
 
-/// [`piece_terms`] for `us`.
+/// Every term except [`pawn_structure`]'s, for both colours, and the tempo
+/// bonus of the side to move.
+pub fn piece_terms<S: Sink>(board: &Board, pawns: &PawnInfo, sink: &mut S) {
+    let white = side_terms(board, Color::White, pawns, sink);
+    let black = side_terms(board, Color::Black, pawns, sink);
+    threats(board, Color::White, &white, &black, sink);
+    threats(board, Color::Black, &black, &white, sink);
+    sink.add(board.side_to_move(), TEMPO, 1);
+}
+
+/// Threats by `us` (attacks `ours`) on the pieces of the other side
+/// (attacks `theirs`): pieces attacked by pawns, rooks and queens attacked
+/// by minor pieces, queens attacked by rooks, and pieces attacked but not
+/// defended at all.
 #[inline(always)]
-fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S) {
+fn threats<S: Sink>(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, sink: &mut S) {
+    let them = !us;
+    let their = |kind| board.pieces(them, kind).0;
+    let pieces = board.color_bb(them).0 & !their(PieceKind::Pawn) & !their(PieceKind::King);
+    let heavy = their(PieceKind::Rook) | their(PieceKind::Queen);
+    sink.add(
+        us,
+        THREAT_BY_PAWN,
+        (ours.pawns & pieces).count_ones() as i32,
+    );
+    sink.add(
+        us,
+        THREAT_BY_MINOR,
+        (ours.minors & heavy).count_ones() as i32,
+    );
+    sink.add(
+        us,
+        THREAT_BY_ROOK,
+        (ours.rooks & their(PieceKind::Queen)).count_ones() as i32,
+    );
+    sink.add(
+        us,
+        HANGING,
+        (ours.all & pieces & !theirs.all).count_ones() as i32,
+    );
+}
+
+/// [`piece_terms`] for `us`; returns the squares `us` attacks.
+#[inline(always)]
+fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S) -> Attacks {
     let them = !us;
     let c = us as u8;
     let occupied = board.occupied();
@@ -162,7 +253,14 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
         }
     }
 
-    // Pieces: mobility, rook files, attacks on the enemy king zone.
+    // Pieces: mobility, rook files, outposts, attacks on the enemy king
+    // zone.
+    let our_pawn_attacks = pawn_attacks(our_pawns, us);
+    let mut attacked = Attacks {
+        pawns: our_pawn_attacks,
+        all: our_pawn_attacks | kiln_tables::king_attacks(our_king.raw()),
+        ..Attacks::default()
+    };
     let area = !board.color_bb(us).0 & !pawn_attacks(their_pawns, them);
     let king_zone = Bitboard(kiln_tables::king_attacks(their_king.raw())).with(their_king);
     let mut units = 0i32;
@@ -176,6 +274,31 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
         let k = kind.index();
         for sq in board.pieces(us, kind) {
             let seen = attacks::piece(kind, us, sq, occupied);
+            attacked.all |= seen.0;
+            match kind {
+                PieceKind::Knight | PieceKind::Bishop => {
+                    attacked.minors |= seen.0;
+                    // Outpost: on the enemy's half (relative ranks 4-6),
+                    // defended by a pawn, and no enemy pawn can ever chase
+                    // it away.
+                    let rank = relative_rank(sq, us);
+                    let chasers = kiln_tables::passed_pawn_mask(c, sq.raw())
+                        & !kiln_tables::file_mask(sq.file().index() as u8);
+                    if (3..=5).contains(&rank)
+                        && (our_pawn_attacks & (1u64 << sq.raw())) != 0
+                        && (chasers & their_pawns.0) == 0
+                    {
+                        let outpost = if kind == PieceKind::Knight {
+                            KNIGHT_OUTPOST
+                        } else {
+                            BISHOP_OUTPOST
+                        };
+                        sink.add(us, outpost, 1);
+                    }
+                }
+                PieceKind::Rook => attacked.rooks |= seen.0,
+                _ => {}
+            }
             let reach = (seen.0 & area).count_ones() as i32;
             sink.add(us, MOBILITY + k, reach - MOBILITY_CENTER[k]);
             let zone_hits = (seen & king_zone).count() as i32;
@@ -184,6 +307,13 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
                 attackers += 1;
             }
             if kind == PieceKind::Rook {
+                // On the 7th rank, where it eats pawns or cuts the king off.
+                if relative_rank(sq, us) == 6 {
+                    let seventh = kiln_tables::rank_mask(sq.rank().index() as u8);
+                    if relative_rank(their_king, us) == 7 || (seventh & their_pawns.0) != 0 {
+                        sink.add(us, ROOK_ON_SEVENTH, 1);
+                    }
+                }
                 let file = Bitboard(kiln_tables::file_mask(sq.file().index() as u8));
                 if (file & our_pawns).is_empty() {
                     let open = (file & their_pawns).is_empty();
@@ -238,4 +368,18 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
         .fold(0u64, |m, &r| m | kiln_tables::rank_mask(r as u8));
     let front = kiln_tables::passed_pawn_mask(c, our_king.raw()) & shield_mask;
     sink.add(us, PAWN_SHIELD, (front & our_pawns.0).count_ones() as i32);
+
+    // Pawn storm: enemy pawns already on our third or fourth rank in front
+    // of our king open lines against it.
+    let storm_ranks = match us {
+        Color::White => kiln_tables::rank_mask(2) | kiln_tables::rank_mask(3),
+        Color::Black => kiln_tables::rank_mask(5) | kiln_tables::rank_mask(4),
+    };
+    let king_files = kiln_tables::adjacent_files(king_file) | kiln_tables::file_mask(king_file);
+    sink.add(
+        us,
+        PAWN_STORM,
+        (king_files & storm_ranks & their_pawns.0).count_ones() as i32,
+    );
+    attacked
 }
