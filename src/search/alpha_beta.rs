@@ -6,14 +6,14 @@
 //! with a null window and only answers "better or worse than alpha".
 
 use super::Searcher;
-use super::ordering::{MovePicker, is_good_score, is_refutation_score, piece_to};
+use super::ordering::{MoveKind, MovePicker, Picked, piece_to};
 use super::params::*;
 use super::see::see_ge;
 use super::tt::Bound;
 use crate::board::{Board, Move, PieceKind};
 use crate::eval::evaluate;
 use crate::eval::score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, Score, is_mate};
-use crate::movegen::{MoveList, generate_all};
+use crate::movegen::MoveList;
 
 include!(concat!(env!("OUT_DIR"), "/lmr.rs"));
 
@@ -175,29 +175,33 @@ impl Searcher {
             depth -= 1;
         }
 
-        // Step 11. The move loop.
-        let moves = if root {
-            self.root_moves.clone()
-        } else {
-            let mut list = MoveList::new();
-            generate_all(board, &mut list);
-            list
-        };
+        // Step 11. The move loop. Moves come from the staged picker, which
+        // generates them only as far as the node needs.
         let conts = self.continuations(ply);
-        let mut picker = MovePicker::new(board, moves, tt_move, &self.heuristics, ply, &conts);
-        if picker.is_empty() {
-            // Step 12. No legal move: checkmate or stalemate.
-            return if in_check { -MATE + ply as i32 } else { DRAW };
-        }
+        let mut picker = if root {
+            MovePicker::from_list(
+                board,
+                self.root_moves.clone(),
+                tt_move,
+                &self.heuristics,
+                ply,
+                &conts,
+            )
+        } else {
+            MovePicker::new(board, tt_move, &self.heuristics, ply, &conts)
+        };
 
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = Move::NULL;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried = MoveList::new();
         let mut searched = 0i32;
+        let mut legal = 0i32;
         let futility_base = eval + FUTILITY_BASE;
+        let may_prune = !root && has_pieces(board);
 
-        while let Some((mv, order)) = picker.pick() {
+        while let Some(Picked { mv, kind, history }) = picker.pick(board, &self.heuristics) {
+            legal += 1;
             if mv == excluded {
                 continue;
             }
@@ -206,7 +210,7 @@ impl Searcher {
             // Step 13. Shallow-depth pruning of late moves, once a move that
             // does not get mated is in hand. Checking moves are kept: they
             // are where mates hide.
-            if !root && best_score > -MATE_BOUND && has_pieces(board) {
+            if may_prune && best_score > -MATE_BOUND {
                 if quiet && !in_check && !gives_check(board, mv) {
                     let lmp_limit = LMP_BASE + depth * depth / if improving { 1 } else { 2 };
                     if depth <= LMP_MAX_DEPTH && searched >= lmp_limit {
@@ -222,7 +226,7 @@ impl Searcher {
                     }
                 } else if !quiet
                     && depth <= SEE_MAX_DEPTH
-                    && !is_good_score(order)
+                    && !kind.is_good()
                     && !see_ge(board, mv, SEE_CAPTURE_MARGIN * depth * depth)
                 {
                     continue;
@@ -258,10 +262,11 @@ impl Searcher {
                 }
             }
 
-            let history = if quiet {
+            // The picker looked the history up for plain quiet moves only.
+            let history = if quiet && kind != MoveKind::Quiet {
                 self.heuristics.history(board, mv, &conts)
             } else {
-                0
+                history
             };
             self.frames[ply].moved = piece_to(board, mv);
             board.make_move(mv);
@@ -287,7 +292,7 @@ impl Searcher {
                 if depth >= LMR_MIN_DEPTH && searched > 1 + i32::from(root) && quiet {
                     reduction = i32::from(LMR[depth.min(63) as usize][(searched as usize).min(63)]);
                     reduction -= i32::from(pv_node);
-                    reduction -= i32::from(is_refutation_score(order));
+                    reduction -= i32::from(kind == MoveKind::Refutation);
                     reduction += i32::from(!improving);
                     reduction += i32::from(cut_node);
                     reduction -= i32::from(gives_check || in_check);
@@ -345,6 +350,10 @@ impl Searcher {
             }
         }
 
+        if legal == 0 {
+            // Step 12. No legal move: checkmate or stalemate.
+            return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
         if searched == 0 {
             // Every move was pruned: the node is worth about alpha.
             return alpha;

@@ -8,15 +8,17 @@
 //! to the opponent's last move; the other quiet moves by history score; last
 //! the captures that lose material.
 //!
-//! The picker scores the whole list once and then does a selection step per
-//! move, so a node that cuts off after one or two moves pays for little
-//! sorting.
+//! The picker works in stages and generates lazily: the TT move (checked
+//! for legality first) is tried before any move is generated, captures are
+//! generated before quiet moves, and each stage does one selection step per
+//! move handed out, so a node that cuts off early pays for little
+//! generation, SEE or sorting.
 
 use super::params::HISTORY_MAX;
 use super::see::see_ge;
 use crate::board::{Board, Move, PieceKind};
 use crate::eval::score::MAX_PLY;
-use crate::movegen::MoveList;
+use crate::movegen::{MoveList, generate_captures, generate_noisy, generate_quiets, is_legal};
 
 include!(concat!(env!("OUT_DIR"), "/mvv_lva.rs"));
 
@@ -159,17 +161,138 @@ fn gravity(entry: &mut i32, bonus: i32) {
     *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
 }
 
-/// Hands out the moves of a list best-first.
+/// Where a picked move came from; pruning and reductions treat the kinds
+/// differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveKind {
+    /// The transposition-table move.
+    TtMove,
+    /// A capture or promotion that does not lose material by SEE.
+    GoodNoisy,
+    /// A killer move or the counter-move: a quiet move that refuted a
+    /// similar position.
+    Refutation,
+    /// Any other quiet move.
+    Quiet,
+    /// A capture that loses material by SEE, or an under-promotion.
+    BadNoisy,
+}
+
+impl MoveKind {
+    /// The TT move or a capture that does not lose material: exempt from
+    /// SEE pruning.
+    pub fn is_good(self) -> bool {
+        matches!(self, MoveKind::TtMove | MoveKind::GoodNoisy)
+    }
+}
+
+/// A move handed out by the [`MovePicker`].
+#[derive(Clone, Copy, Debug)]
+pub struct Picked {
+    /// The move (always legal).
+    pub mv: Move,
+    /// Which stage produced it.
+    pub kind: MoveKind,
+    /// Its history score when `kind` is [`MoveKind::Quiet`] (0 otherwise).
+    pub history: i32,
+}
+
+/// The picker's stages, in the order they run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    TtMove,
+    GenerateNoisy,
+    GoodNoisy,
+    Killer1,
+    Killer2,
+    Counter,
+    GenerateQuiets,
+    Quiets,
+    BadNoisy,
+    /// Quiescence: the TT move, if it is noisy (or any evasion in check).
+    QsTtMove,
+    /// Quiescence: generate captures and promotions (all evasions in check).
+    QsGenerate,
+    /// Quiescence: hand them out, best MVV-LVA first.
+    QsNoisy,
+    /// A given list (the root's), scored once up front.
+    List,
+    Done,
+}
+
+/// Hands out the moves of a node best-first, generating them in stages so a
+/// node that cuts off early pays only for what it used: the TT move is
+/// checked for legality and tried before anything is generated; captures
+/// and promotions are generated next and only their SEE of the ones handed
+/// out is computed; quiet moves are generated (and their history looked up)
+/// only once no capture or refutation has cut off.
 #[derive(Debug)]
 pub struct MovePicker {
+    stage: Stage,
+    tt_move: Move,
+    killers: [Move; 2],
+    counter: Move,
+    conts: Continuations,
     moves: MoveList,
-    scores: [i32; 256],
+    scores: [i32; MoveList::CAPACITY],
+    /// Next move of the current stage to hand out.
     next: usize,
+    /// End of the current stage's moves in `moves`.
+    end: usize,
+    /// Losing captures are moved to `moves[..bad_end]` as the good-capture
+    /// stage meets them (their slots are free by then).
+    bad_end: usize,
 }
 
 impl MovePicker {
-    /// Scores `moves` for a node of the main search.
+    /// A picker for an interior node of the main search.
     pub fn new(
+        board: &Board,
+        tt_move: Move,
+        heuristics: &Heuristics,
+        ply: usize,
+        conts: &Continuations,
+    ) -> Self {
+        Self {
+            stage: Stage::TtMove,
+            tt_move,
+            killers: heuristics.killers(ply),
+            counter: heuristics.counter(board),
+            conts: *conts,
+            moves: MoveList::new(),
+            scores: [0; MoveList::CAPACITY],
+            next: 0,
+            end: 0,
+            bad_end: 0,
+        }
+    }
+
+    /// A picker for quiescence: the TT move if noisy, then captures and
+    /// promotions by MVV-LVA (SEE is left to the caller, as a pruning test);
+    /// every evasion when `in_check`.
+    pub fn new_qsearch(tt_move: Move, in_check: bool) -> Self {
+        let tt_move = if in_check || !tt_move.is_quiet() {
+            tt_move
+        } else {
+            Move::NULL
+        };
+        Self {
+            stage: Stage::QsTtMove,
+            tt_move,
+            killers: [Move::NULL; 2],
+            counter: Move::NULL,
+            conts: [None; 2],
+            moves: MoveList::new(),
+            scores: [0; MoveList::CAPACITY],
+            next: 0,
+            end: 0,
+            bad_end: 0,
+        }
+    }
+
+    /// A picker over a given list of legal moves (the root's), every move
+    /// scored up front.
+    pub fn from_list(
         board: &Board,
         moves: MoveList,
         tt_move: Move,
@@ -177,92 +300,245 @@ impl MovePicker {
         ply: usize,
         conts: &Continuations,
     ) -> Self {
-        let mut scores = [0; 256];
-        let killers = heuristics.killers(ply);
-        let counter = heuristics.counter(board);
-        for (i, &mv) in moves.iter().enumerate() {
-            scores[i] = if mv == tt_move {
+        let mut picker = Self::new(board, tt_move, heuristics, ply, conts);
+        picker.stage = Stage::List;
+        picker.end = moves.len();
+        picker.moves = moves;
+        for i in 0..picker.end {
+            let mv = picker.moves[i];
+            picker.scores[i] = if mv == tt_move {
                 TT_MOVE
             } else if !mv.is_quiet() {
                 noisy_score(board, mv)
-            } else if mv == killers[0] {
+            } else if mv == picker.killers[0] {
                 KILLER_1
-            } else if mv == killers[1] {
+            } else if mv == picker.killers[1] {
                 KILLER_2
-            } else if mv == counter {
+            } else if mv == picker.counter {
                 COUNTER
             } else {
                 heuristics.history(board, mv, conts)
             };
         }
-        Self {
-            moves,
-            scores,
-            next: 0,
-        }
+        picker
     }
 
-    /// Scores captures and promotions for quiescence (MVV-LVA only: SEE is
-    /// applied by the caller as a pruning test).
-    pub fn new_noisy(board: &Board, moves: MoveList, tt_move: Move) -> Self {
-        let mut scores = [0; 256];
-        for (i, &mv) in moves.iter().enumerate() {
-            scores[i] = if mv == tt_move {
-                TT_MOVE
-            } else if mv.is_quiet() {
-                // Quiet evasions when in check.
-                0
-            } else {
-                GOOD_NOISY + mvv_lva(board, mv)
-            };
-        }
-        Self {
-            moves,
-            scores,
-            next: 0,
-        }
-    }
-
-    /// Number of moves in the list.
-    pub fn len(&self) -> usize {
-        self.moves.len()
-    }
-
-    /// Whether the list is empty (no legal moves).
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-
-    /// The best move not yet handed out, with its ordering score.
-    pub fn pick(&mut self) -> Option<(Move, i32)> {
-        let n = self.moves.len();
-        if self.next >= n {
-            return None;
-        }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+    /// The next move, best first, or `None` when every legal move has been
+    /// handed out. `board` must be the position the picker was made for
+    /// (restored after each move), `heuristics` the statistics it was made
+    /// with.
+    pub fn pick(&mut self, board: &Board, heuristics: &Heuristics) -> Option<Picked> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GenerateNoisy;
+                    if is_legal(board, self.tt_move) {
+                        return Some(picked(self.tt_move, MoveKind::TtMove));
+                    }
+                    self.tt_move = Move::NULL;
+                }
+                Stage::GenerateNoisy => {
+                    self.generate_noisy(board);
+                    self.stage = Stage::GoodNoisy;
+                }
+                Stage::GoodNoisy => {
+                    let Some(i) = self.select() else {
+                        self.stage = Stage::Killer1;
+                        continue;
+                    };
+                    let mv = self.moves[i];
+                    if mv == self.tt_move {
+                        continue;
+                    }
+                    let under_promotion = mv.promotion().is_some_and(|k| k != PieceKind::Queen);
+                    if under_promotion || !see_ge(board, mv, 0) {
+                        // Deferred: its slot, and every one before it, has
+                        // been handed out or deferred already.
+                        self.moves[self.bad_end] = mv;
+                        self.bad_end += 1;
+                        continue;
+                    }
+                    return Some(picked(mv, MoveKind::GoodNoisy));
+                }
+                Stage::Killer1 => {
+                    self.stage = Stage::Killer2;
+                    let killer = self.killers[0];
+                    if killer != self.tt_move && killer.is_quiet() && is_legal(board, killer) {
+                        return Some(picked(killer, MoveKind::Refutation));
+                    }
+                }
+                Stage::Killer2 => {
+                    self.stage = Stage::Counter;
+                    let killer = self.killers[1];
+                    if killer != self.tt_move
+                        && killer != self.killers[0]
+                        && killer.is_quiet()
+                        && is_legal(board, killer)
+                    {
+                        return Some(picked(killer, MoveKind::Refutation));
+                    }
+                }
+                Stage::Counter => {
+                    self.stage = Stage::GenerateQuiets;
+                    let counter = self.counter;
+                    if counter != self.tt_move
+                        && !self.killers.contains(&counter)
+                        && counter.is_quiet()
+                        && is_legal(board, counter)
+                    {
+                        return Some(picked(counter, MoveKind::Refutation));
+                    }
+                }
+                Stage::GenerateQuiets => {
+                    self.generate_quiets(board, heuristics);
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    let Some(i) = self.select() else {
+                        self.stage = Stage::BadNoisy;
+                        self.next = 0;
+                        continue;
+                    };
+                    let mv = self.moves[i];
+                    if mv == self.tt_move || self.killers.contains(&mv) || mv == self.counter {
+                        continue;
+                    }
+                    return Some(Picked {
+                        mv,
+                        kind: MoveKind::Quiet,
+                        history: self.scores[i],
+                    });
+                }
+                Stage::BadNoisy => {
+                    if self.next >= self.bad_end {
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                    self.next += 1;
+                    return Some(picked(self.moves[self.next - 1], MoveKind::BadNoisy));
+                }
+                Stage::QsTtMove => {
+                    self.stage = Stage::QsGenerate;
+                    if is_legal(board, self.tt_move) {
+                        return Some(picked(self.tt_move, MoveKind::TtMove));
+                    }
+                    self.tt_move = Move::NULL;
+                }
+                Stage::QsGenerate => {
+                    self.generate_qsearch(board);
+                    self.stage = Stage::QsNoisy;
+                }
+                Stage::QsNoisy => {
+                    let Some(i) = self.select() else {
+                        self.stage = Stage::Done;
+                        continue;
+                    };
+                    let mv = self.moves[i];
+                    if mv == self.tt_move {
+                        continue;
+                    }
+                    let kind = if mv.is_quiet() {
+                        MoveKind::Quiet
+                    } else {
+                        MoveKind::GoodNoisy
+                    };
+                    return Some(picked(mv, kind));
+                }
+                Stage::List => {
+                    let i = self.select()?;
+                    let (mv, score) = (self.moves[i], self.scores[i]);
+                    let kind = if mv == self.tt_move {
+                        MoveKind::TtMove
+                    } else if !mv.is_quiet() {
+                        if score >= GOOD_NOISY {
+                            MoveKind::GoodNoisy
+                        } else {
+                            MoveKind::BadNoisy
+                        }
+                    } else if self.killers.contains(&mv) || mv == self.counter {
+                        MoveKind::Refutation
+                    } else {
+                        MoveKind::Quiet
+                    };
+                    let history = if kind == MoveKind::Quiet { score } else { 0 };
+                    return Some(Picked { mv, kind, history });
+                }
+                Stage::Done => return None,
             }
         }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        let picked = (self.moves[self.next], self.scores[self.next]);
+    }
+
+    // The generation stages are kept out of line: inlined, their set-up
+    // (masks, tables) gets hoisted to the top of `pick` and paid on every
+    // call.
+
+    /// Generates the captures and promotions, scored by MVV-LVA.
+    #[inline(never)]
+    fn generate_noisy(&mut self, board: &Board) {
+        generate_noisy(board, &mut self.moves);
+        self.end = self.moves.len();
+        for (score, &mv) in self.scores.iter_mut().zip(self.moves.iter()) {
+            *score = mvv_lva(board, mv);
+        }
+    }
+
+    /// Generates the quiet moves after the noisy ones (the losing captures
+    /// among those are kept at the front), scored by history.
+    #[inline(never)]
+    fn generate_quiets(&mut self, board: &Board, heuristics: &Heuristics) {
+        let start = self.moves.len();
+        generate_quiets(board, &mut self.moves);
+        self.next = start;
+        self.end = self.moves.len();
+        let conts = &self.conts;
+        for (score, &mv) in self.scores[start..].iter_mut().zip(&self.moves[start..]) {
+            *score = heuristics.history(board, mv, conts);
+        }
+    }
+
+    /// Generates quiescence's moves: captures and promotions by MVV-LVA, and
+    /// when in check the quiet evasions after them.
+    #[inline(never)]
+    fn generate_qsearch(&mut self, board: &Board) {
+        generate_captures(board, &mut self.moves);
+        self.end = self.moves.len();
+        for (score, &mv) in self.scores.iter_mut().zip(self.moves.iter()) {
+            *score = if mv.is_quiet() {
+                -1
+            } else {
+                mvv_lva(board, mv)
+            };
+        }
+    }
+
+    /// Moves the best-scored of `moves[next..end]` to `next` and returns
+    /// that index (advancing `next`), or `None` when the range is empty.
+    /// The first of equal scores wins.
+    #[inline]
+    fn select(&mut self) -> Option<usize> {
+        let scores = self.scores.get(self.next..self.end)?;
+        let (&first, rest) = scores.split_first()?;
+        let (mut best, mut best_score) = (0, first);
+        for (i, &score) in rest.iter().enumerate() {
+            if score > best_score {
+                best = i + 1;
+                best_score = score;
+            }
+        }
+        let (chosen, best) = (self.next, self.next + best);
+        self.moves.swap(chosen, best);
+        self.scores.swap(chosen, best);
         self.next += 1;
-        Some(picked)
+        Some(chosen)
     }
 }
 
-/// Whether an ordering score belongs to a capture or promotion that SEE
-/// judged not to lose material (or to the TT move).
-pub fn is_good_score(score: i32) -> bool {
-    score >= GOOD_NOISY
-}
-
-/// Whether an ordering score belongs to a killer or the counter-move: quiet
-/// moves that refuted a similar position, reduced less.
-pub fn is_refutation_score(score: i32) -> bool {
-    (COUNTER..GOOD_NOISY).contains(&score)
+fn picked(mv: Move, kind: MoveKind) -> Picked {
+    Picked {
+        mv,
+        kind,
+        history: 0,
+    }
 }
 
 fn mvv_lva(board: &Board, mv: Move) -> i32 {
@@ -301,5 +577,107 @@ fn noisy_score(board: &Board, mv: Move) -> i32 {
         GOOD_NOISY + base
     } else {
         BAD_NOISY + base
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::generate_all;
+
+    /// xorshift64*.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+    }
+
+    const STARTS: [&str; 5] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    ];
+
+    /// Random moves from the given starts, with killers, counters, history
+    /// and a "TT move" taken from positions seen earlier (so they are often
+    /// illegal here): the staged picker must hand out every legal move
+    /// exactly once, in stage order, and nothing else.
+    #[test]
+    fn staged_picker_yields_each_legal_move_once() {
+        let mut rng = Rng(0x0123_4567_89ab_cdef);
+        let mut heuristics = Heuristics::new();
+        let mut seen_moves: Vec<Move> = vec![Move::NULL];
+        for fen in STARTS {
+            let mut board = Board::from_fen(fen).expect("valid FEN");
+            for ply in 0..60 {
+                let mut all = MoveList::new();
+                generate_all(&board, &mut all);
+                if all.is_empty() {
+                    break;
+                }
+                let pick_old =
+                    |rng: &mut Rng| seen_moves[(rng.next() % seen_moves.len() as u64) as usize];
+                let tt_move = if rng.next() % 3 == 0 {
+                    all[(rng.next() % all.len() as u64) as usize]
+                } else {
+                    pick_old(&mut rng)
+                };
+                heuristics.killers[ply] = [pick_old(&mut rng), pick_old(&mut rng)];
+                for slot in heuristics.counters.iter_mut() {
+                    *slot = pick_old(&mut rng);
+                }
+                let conts = [Some((rng.next() % PIECE_TO as u64) as usize), None];
+                for &mv in all.iter().filter(|m| m.is_quiet()) {
+                    let bonus = (rng.next() % 2000) as i32 - 1000;
+                    heuristics.reward(&board, mv, &conts, bonus);
+                }
+
+                let mut picker = MovePicker::new(&board, tt_move, &heuristics, ply, &conts);
+                let mut got = Vec::new();
+                let mut last_rank = 0;
+                while let Some(p) = picker.pick(&board, &heuristics) {
+                    let rank = match p.kind {
+                        MoveKind::TtMove => 0,
+                        MoveKind::GoodNoisy => 1,
+                        MoveKind::Refutation => 2,
+                        MoveKind::Quiet => 3,
+                        MoveKind::BadNoisy => 4,
+                    };
+                    assert!(rank >= last_rank, "{:?} after rank {last_rank}", p.kind);
+                    last_rank = rank;
+                    assert_eq!(p.kind == MoveKind::TtMove, p.mv == tt_move);
+                    got.push(p.mv.bits());
+                }
+                let mut expected: Vec<u16> = all.iter().map(|m| m.bits()).collect();
+                got.sort_unstable();
+                expected.sort_unstable();
+                assert_eq!(got, expected, "{}", board.to_fen());
+
+                // Quiescence: the noisy moves (all moves in check), once each.
+                let mut qs = MovePicker::new_qsearch(tt_move, board.in_check());
+                let mut got = Vec::new();
+                while let Some(p) = qs.pick(&board, &heuristics) {
+                    got.push(p.mv.bits());
+                }
+                let mut expected: Vec<u16> = all
+                    .iter()
+                    .filter(|m| board.in_check() || !m.is_quiet())
+                    .map(|m| m.bits())
+                    .collect();
+                got.sort_unstable();
+                expected.sort_unstable();
+                assert_eq!(got, expected, "quiescence in {}", board.to_fen());
+
+                seen_moves.extend_from_slice(&all);
+                board.make_move(all[(rng.next() % all.len() as u64) as usize]);
+            }
+        }
     }
 }

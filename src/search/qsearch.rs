@@ -3,14 +3,13 @@
 //! evaluation is never taken in the middle of an exchange.
 
 use super::Searcher;
-use super::ordering::MovePicker;
+use super::ordering::{MovePicker, Picked};
 use super::params::DELTA_MARGIN;
 use super::see::{SEE_VALUES, see_ge};
 use super::tt::Bound;
 use crate::board::{Board, Move};
 use crate::eval::evaluate;
 use crate::eval::score::{DRAW, INFINITE, MATE, MAX_PLY, Score, is_mate};
-use crate::movegen::{MoveList, generate_captures};
 
 impl Searcher {
     /// Quiescence search of `board` inside `(alpha, beta)`.
@@ -58,17 +57,13 @@ impl Searcher {
         }
         alpha = alpha.max(stand_pat);
 
-        let mut moves = MoveList::new();
-        generate_captures(board, &mut moves);
-        let mut picker = MovePicker::new_noisy(board, moves, tt_move);
-        if in_check && picker.is_empty() {
-            return -MATE + ply as i32;
-        }
-
+        let mut picker = MovePicker::new_qsearch(tt_move, in_check);
         let original_alpha = alpha;
         let mut best_score = stand_pat;
         let mut best_move = Move::NULL;
-        while let Some((mv, _)) = picker.pick() {
+        let mut legal = 0;
+        while let Some(Picked { mv, .. }) = picker.pick(board, &self.heuristics) {
+            legal += 1;
             if !in_check {
                 // Step 3. Delta pruning: even winning the victim (plus a
                 // margin) cannot lift the score to alpha.
@@ -102,6 +97,10 @@ impl Searcher {
                     alpha = score;
                 }
             }
+        }
+
+        if in_check && legal == 0 {
+            return -MATE + ply as i32;
         }
 
         let bound = if best_score >= beta {
