@@ -269,6 +269,24 @@ impl Searcher {
         shared: Arc<SearchShared>,
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
+        self.search_then(board, limits, move_overhead, shared, report, &mut |_| {})
+    }
+
+    /// [`search`](Self::search), calling `decided` with the result as soon
+    /// as the move is decided: with helper threads, that is before they
+    /// have been joined (a helper may take a moment to notice the stop
+    /// flag on a loaded machine, and the move must not wait for it). The
+    /// result passed to `decided` counts the helpers' nodes as published so
+    /// far; the one returned counts them exactly.
+    pub fn search_then(
+        &mut self,
+        board: &mut Board,
+        limits: &Limits,
+        move_overhead: u64,
+        shared: Arc<SearchShared>,
+        report: &mut dyn FnMut(&Report),
+        decided: &mut dyn FnMut(&SearchResult),
+    ) -> SearchResult {
         let start = Instant::now();
         let time = TimeManager::new(
             limits,
@@ -276,7 +294,7 @@ impl Searcher {
             u64::from(board.fullmove_number()),
             start,
         );
-        self.sync = Arc::new(ThreadSync::default());
+        self.sync = Arc::new(ThreadSync::new(self.helpers.len()));
         self.total_nodes = 0;
         self.prepare(board, limits.clone(), time, shared);
         self.tt.new_search();
@@ -301,21 +319,24 @@ impl Searcher {
                 hashfull: self.tt.hashfull(),
                 pv: Vec::new(),
             });
-            return SearchResult {
+            let result = SearchResult {
                 best: Move::NULL,
                 ponder: None,
                 score,
                 depth: 0,
                 nodes: 0,
             };
+            decided(&result);
+            return result;
         }
 
         if self.helpers.is_empty() {
             let result = self.iterate(board, start, report);
             self.total_nodes = self.nodes;
+            decided(&result);
             return result;
         }
-        self.search_with_helpers(board, start, report)
+        self.search_with_helpers(board, start, report, decided)
     }
 
     /// Resets the per-search state of this thread for a search of `board`.
@@ -345,13 +366,15 @@ impl Searcher {
     }
 
     /// Lazy SMP: runs the helpers on their own threads while this thread
-    /// searches, stops them when this thread's search ends, and returns the
-    /// best thread's result.
+    /// searches, stops them when this thread's search ends, passes the best
+    /// thread's result to `decided`, and returns it once the helpers have
+    /// been joined.
     fn search_with_helpers(
         &mut self,
         board: &mut Board,
         start: Instant,
         report: &mut dyn FnMut(&Report),
+        decided: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
         // Helpers search the same root and the same moves, one line only,
         // with no limit of their own: the main thread stops them.
@@ -370,7 +393,8 @@ impl Searcher {
             helper.prepare(board, helper_limits.clone(), time, Arc::clone(&self.shared));
         }
         let sync = Arc::clone(&self.sync);
-        let (mut result, helper_results) = std::thread::scope(|scope| {
+        let multi_pv = self.limits.multi_pv;
+        let mut result = std::thread::scope(|scope| {
             let mut running = Vec::with_capacity(helpers.len());
             for helper in &mut helpers {
                 let mut helper_board = board.clone();
@@ -385,26 +409,28 @@ impl Searcher {
                     running.push(handle);
                 }
             }
-            let main = self.iterate(board, start, report);
+            let mut result = self.iterate(board, start, report);
             sync.stop.store(true, Ordering::Relaxed);
-            let mut results = Vec::with_capacity(running.len());
+            // Decide now, from the iterations the helpers have completed,
+            // without waiting for them to stop.
+            if multi_pv <= 1 {
+                result = threads::pick_result(result, &sync.completed());
+            }
+            result.nodes = self.nodes_all_threads();
+            decided(&result);
             for handle in running {
-                match handle.join() {
-                    Ok(result) => results.push(result),
+                if let Err(panic) = handle.join() {
                     // A helper's panic is a bug: pass it on to the protocol
                     // layer, which recovers with a fresh searcher.
-                    Err(panic) => std::panic::resume_unwind(panic),
+                    std::panic::resume_unwind(panic);
                 }
             }
-            (main, results)
+            result
         });
         self.total_nodes = helpers
             .iter()
             .fold(self.nodes, |sum, h| sum.saturating_add(h.nodes));
         self.helpers = helpers;
-        if self.limits.multi_pv <= 1 {
-            result = threads::pick_result(result, &helper_results);
-        }
         result.nodes = self.total_nodes;
         result
     }
@@ -489,6 +515,9 @@ impl Searcher {
                 depth,
                 nodes: self.nodes,
             };
+            if self.thread_index > 0 {
+                self.sync.publish(self.thread_index, &result);
+            }
             if self.stopped {
                 break;
             }

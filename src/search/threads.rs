@@ -17,8 +17,8 @@
 //! returns the best thread's result ([`pick_result`]).
 
 use std::io;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 
 use super::limits::Limits;
@@ -53,15 +53,48 @@ pub fn max_threads() -> usize {
 }
 
 /// The state the threads of one search share besides the table: the
-/// helpers' stop flag (raised by the main thread when it is done) and the
-/// helpers' node count (published every few thousand nodes, for `info
-/// nodes`).
+/// helpers' stop flag (raised by the main thread when it is done), the
+/// helpers' node count (published every thousand nodes, for `info nodes`)
+/// and each helper's latest completed iteration (for [`pick_result`], so
+/// the main thread can decide without waiting for the helpers to stop).
 #[derive(Debug, Default)]
 pub struct ThreadSync {
     /// Set by the main thread when its search ends: the helpers stop.
     pub stop: AtomicBool,
     /// Nodes the helpers have searched so far (approximate while running).
     pub helper_nodes: AtomicU64,
+    /// Latest completed iteration of helper `i + 1` (locked once per
+    /// iteration).
+    completed: Vec<Mutex<Option<SearchResult>>>,
+}
+
+impl ThreadSync {
+    /// Fresh state for a search with `helpers` helper threads.
+    pub fn new(helpers: usize) -> Self {
+        Self {
+            stop: AtomicBool::new(false),
+            helper_nodes: AtomicU64::new(0),
+            completed: (0..helpers).map(|_| Mutex::new(None)).collect(),
+        }
+    }
+
+    /// Records the completed iteration `result` of helper `thread_index`.
+    pub fn publish(&self, thread_index: usize, result: &SearchResult) {
+        let slot = thread_index
+            .checked_sub(1)
+            .and_then(|i| self.completed.get(i));
+        if let Some(Ok(mut slot)) = slot.map(Mutex::lock) {
+            *slot = Some(result.clone());
+        }
+    }
+
+    /// The helpers' latest completed iterations.
+    pub fn completed(&self) -> Vec<SearchResult> {
+        self.completed
+            .iter()
+            .filter_map(|slot| slot.lock().ok().and_then(|r| r.clone()))
+            .collect()
+    }
 }
 
 /// Skip pattern of the helpers (as in Stockfish 7-9's Lazy SMP): helper
@@ -147,8 +180,9 @@ impl SearchThread {
 
     /// Starts searching `board` within `limits` on a new thread; a running
     /// search is stopped first and its result dropped. The thread calls
-    /// `report` for every progress report and `finish` with the result
-    /// once the search is over, before it can be joined.
+    /// `report` for every progress report and `finish` with the result as
+    /// soon as the move is decided (before Lazy SMP helpers have been
+    /// joined, see [`Searcher::search_then`]), before it can be joined.
     ///
     /// # Errors
     /// The thread could not be created. The searcher then went with it; a
@@ -162,6 +196,7 @@ impl SearchThread {
         mut report: impl FnMut(&Report) + Send + 'static,
         finish: impl FnOnce(&SearchResult) + Send + 'static,
     ) -> io::Result<()> {
+        let mut finish = Some(finish);
         let _ = self.stop();
         let mut searcher = self.take_searcher();
         let thread_shared = Arc::clone(&shared);
@@ -169,14 +204,18 @@ impl SearchThread {
             .name("search".into())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
-                let result = searcher.search(
+                let result = searcher.search_then(
                     &mut board,
                     &limits,
                     move_overhead,
                     thread_shared,
                     &mut report,
+                    &mut |decided| {
+                        if let Some(finish) = finish.take() {
+                            finish(decided);
+                        }
+                    },
                 );
-                finish(&result);
                 (searcher, result)
             })?;
         self.running = Some(Running { handle, shared });

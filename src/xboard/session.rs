@@ -93,8 +93,9 @@ enum Event {
     Line(String),
     /// End of input (or a read error).
     Eof,
-    /// The search with this id has finished and can be joined.
-    SearchDone(u64),
+    /// The search with this id has decided its move (the result) and is
+    /// ending; joining it may wait a moment for Lazy SMP helpers to stop.
+    SearchDone(u64, SearchResult),
 }
 
 /// Which side, if any, the engine plays.
@@ -229,13 +230,13 @@ impl Session {
                         break;
                     }
                 }
-                Event::SearchDone(id) => self.search_done(id),
+                Event::SearchDone(id, result) => self.search_done(id, result),
                 Event::Eof => {
                     // Input ended while the engine was choosing a move
                     // (`go` piped from a script): finish it and play it.
                     while self.thinking() {
                         match events.recv() {
-                            Ok(Event::SearchDone(id)) => self.search_done(id),
+                            Ok(Event::SearchDone(id, result)) => self.search_done(id, result),
                             Ok(_) => {}
                             Err(_) => break,
                         }
@@ -543,8 +544,8 @@ impl Session {
                     send(&thinking_line(report, frc));
                 }
             },
-            move |_| {
-                let _ = events.send(Event::SearchDone(id));
+            move |result| {
+                let _ = events.send(Event::SearchDone(id, result.clone()));
             },
         );
         match spawned {
@@ -564,19 +565,20 @@ impl Session {
         }
     }
 
-    /// A search has posted `SearchDone`: join it, and play its move if it
-    /// was choosing one.
-    fn search_done(&mut self, id: u64) {
+    /// A search has posted `SearchDone`: play its move if it was choosing
+    /// one, then join it.
+    fn search_done(&mut self, id: u64, decided: SearchResult) {
         // A cancelled search's notice comes late, with a stale id.
         let Some(task) = self.task.take_if(|t| t.id == id) else {
             return;
         };
         let elapsed_ms = u64::try_from(task.started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let joined = self.search.join();
-        let result = self.reclaimed(joined);
+        // The move goes out first: the clock is running until it does.
         if task.kind == TaskKind::Think {
-            self.play(result, elapsed_ms);
+            self.play(Some(decided), elapsed_ms);
         }
+        let joined = self.search.join();
+        let _ = self.reclaimed(joined);
         self.flush_pongs();
     }
 
