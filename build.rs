@@ -11,6 +11,8 @@
 //! - `eval_terms.rs`: the other evaluation weights from the same file
 //!   (pawn structure, mobility, king safety...), packed the same way into
 //!   one array indexed by named constants;
+//! - `endgames.rs`: the endgame table, a `phf` map from material signature
+//!   to endgame function (listed in `kiln_gen::endgames`);
 //! - `mvv_lva.rs`: capture ordering scores;
 //! - `lmr.rs`: late-move-reduction amounts, from the constants in
 //!   `src/search/params.rs`.
@@ -43,6 +45,7 @@ fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     write(&out, "uci_keywords.rs", &keyword_map());
     write(&out, "uci_options.rs", &option_map());
+    write(&out, "endgames.rs", &kiln_gen::endgames::source());
     write(&out, "mvv_lva.rs", &mvv_lva());
     write(&out, "lmr.rs", &lmr());
 

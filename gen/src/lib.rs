@@ -23,6 +23,7 @@
 #![deny(missing_docs)]
 
 pub mod emit;
+pub mod endgames;
 pub mod fingerprint;
 pub mod geometry;
 pub mod magic;

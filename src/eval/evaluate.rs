@@ -1,5 +1,6 @@
 //! Evaluation of a position.
 
+use super::endgame::{self, Verdict};
 use super::psqt::{PHASE_MAX, PHASE_WEIGHTS, PSQT};
 use super::score::{MAX_EVAL, Score, eg, mg};
 use super::terms::{self, Packed, Sink};
@@ -52,13 +53,23 @@ pub fn blend(packed: i32, phase: i32) -> Score {
 
 /// The static evaluation from White's point of view.
 pub fn evaluate_white(board: &Board) -> Score {
+    // ENDGAME HOOK: a specialised endgame evaluation replaces this one.
+    match endgame::probe(board) {
+        Verdict::Exact(score) => score,
+        verdict => normal_white(board, verdict),
+    }
+}
+
+/// The normal evaluation from White's point of view, with the endgame
+/// table's scale factor (`verdict`) applied to the endgame half.
+fn normal_white(board: &Board, verdict: Verdict) -> Score {
     debug_assert_eq!(board.psqt(), psqt_sum(board), "incremental PSQT drifted");
     let mut sink = Packed::default();
     trace_terms(board, &mut sink);
-    blend(
-        board.psqt().wrapping_add(sink.white_minus_black()),
-        phase(board),
-    )
+    let packed = board.psqt().wrapping_add(sink.white_minus_black());
+    let phase = phase(board);
+    let eg = verdict.scale_eg(eg(packed));
+    (mg(packed) * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX
 }
 
 /// The static evaluation from the side to move's point of view (the tempo

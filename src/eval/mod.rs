@@ -9,6 +9,7 @@
 //! by the game phase, and returns the score from the side to move's point
 //! of view.
 
+pub mod endgame;
 pub mod params_file;
 pub mod psqt;
 pub mod score;
