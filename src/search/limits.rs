@@ -2,6 +2,8 @@
 //! (`infinite`). Built by the protocol layer from `go`; the search never sees
 //! protocol text.
 
+use std::time::Instant;
+
 use crate::board::Move;
 
 /// A side's clock as given by `go wtime/btime/winc/binc/movestogo`.
@@ -36,6 +38,11 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
     /// Number of principal variations to search and report (0 or 1: one).
     pub multi_pv: usize,
+    /// When the command that started the search arrived: the clock runs
+    /// from here, so time spent before the search gets going (joining the
+    /// previous search's threads, starting new ones, a busy machine) is
+    /// charged to this move's budget. `None`: when the search starts.
+    pub received: Option<Instant>,
 }
 
 impl Limits {

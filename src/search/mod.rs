@@ -287,7 +287,7 @@ impl Searcher {
         report: &mut dyn FnMut(&Report),
         decided: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
-        let start = Instant::now();
+        let start = limits.received.unwrap_or_else(Instant::now);
         let time = TimeManager::new(
             limits,
             move_overhead,

@@ -16,7 +16,7 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::command::{GoParams, PositionBase, UciCommand, parse};
 use super::options::{Effect, Options};
@@ -232,6 +232,7 @@ impl Engine {
             ponder: go.ponder,
             searchmoves,
             multi_pv: usize::try_from(self.options.multi_pv).unwrap_or(1),
+            received: None,
         };
         if !limits.is_bounded() {
             // A bare `go` (or only `ponder`) searches until `stop`.
@@ -241,6 +242,7 @@ impl Engine {
     }
 
     fn go(&mut self, go: &GoParams) {
+        let received = Instant::now();
         if let Some(depth) = go.perft {
             self.perft(depth);
             return;
@@ -248,7 +250,8 @@ impl Engine {
         // A `go` during a search ends that search first (it sends its own
         // `bestmove`).
         self.stop_search();
-        let limits = self.limits(go);
+        let mut limits = self.limits(go);
+        limits.received = Some(received);
         if self.debug {
             let (soft, hard) = crate::search::time::budget(
                 &limits,

@@ -509,7 +509,9 @@ impl Session {
     }
 
     /// Moves the searcher onto a new search thread.
-    fn spawn(&mut self, kind: TaskKind, limits: Limits) {
+    fn spawn(&mut self, kind: TaskKind, mut limits: Limits) {
+        let started = Instant::now();
+        limits.received = Some(started);
         let id = self.next_task_id;
         self.next_task_id += 1;
         let post = Arc::clone(&self.post);
@@ -549,13 +551,7 @@ impl Session {
             },
         );
         match spawned {
-            Ok(()) => {
-                self.task = Some(Task {
-                    id,
-                    kind,
-                    started: Instant::now(),
-                })
-            }
+            Ok(()) => self.task = Some(Task { id, kind, started }),
             Err(error) => {
                 send(&format!("# cannot start the search thread: {error}"));
                 if kind == TaskKind::Think {
