@@ -1,6 +1,7 @@
 //! Evaluation of a position.
 
 use super::endgame::{self, Verdict};
+use super::pawn_table::PawnTable;
 use super::psqt::{PHASE_MAX, PHASE_WEIGHTS, PSQT};
 use super::score::{MAX_EVAL, Score, eg, mg};
 use super::terms::{self, Packed, Sink};
@@ -56,16 +57,25 @@ pub fn evaluate_white(board: &Board) -> Score {
     // ENDGAME HOOK: a specialised endgame evaluation replaces this one.
     match endgame::probe(board) {
         Verdict::Exact(score) => score,
-        verdict => normal_white(board, verdict),
+        verdict => normal_white(board, verdict, None),
     }
 }
 
 /// The normal evaluation from White's point of view, with the endgame
 /// table's scale factor (`verdict`) applied to the endgame half.
-fn normal_white(board: &Board, verdict: Verdict) -> Score {
+/// With a pawn table, the pawn-structure terms come from it.
+#[inline(always)]
+fn normal_white(board: &Board, verdict: Verdict, pawns: Option<&mut PawnTable>) -> Score {
     debug_assert_eq!(board.psqt(), psqt_sum(board), "incremental PSQT drifted");
     let mut sink = Packed::default();
-    trace_terms(board, &mut sink);
+    match pawns {
+        Some(table) => {
+            let (packed, info) = table.probe(board);
+            sink.add_white(packed);
+            terms::piece_terms(board, &info, &mut sink);
+        }
+        None => trace_terms(board, &mut sink),
+    }
     let packed = board.psqt().wrapping_add(sink.white_minus_black());
     let phase = phase(board);
     let eg = verdict.scale_eg(eg(packed));
@@ -76,7 +86,22 @@ fn normal_white(board: &Board, verdict: Verdict) -> Score {
 /// bonus is one of the terms), kept inside ±[`MAX_EVAL`] so it can never be
 /// mistaken for a mate score.
 pub fn evaluate(board: &Board) -> Score {
-    let white = evaluate_white(board);
+    from_side_to_move(board, evaluate_white(board))
+}
+
+/// [`evaluate`] with the pawn-structure terms cached in `pawns` (the
+/// search's per-thread pawn hash table): the same score, faster.
+pub fn evaluate_with(board: &Board, pawns: &mut PawnTable) -> Score {
+    let white = match endgame::probe(board) {
+        Verdict::Exact(score) => score,
+        verdict => normal_white(board, verdict, Some(pawns)),
+    };
+    from_side_to_move(board, white)
+}
+
+/// White's score seen from the side to move, clamped.
+#[inline(always)]
+fn from_side_to_move(board: &Board, white: Score) -> Score {
     let score = match board.side_to_move() {
         Color::White => white,
         Color::Black => -white,

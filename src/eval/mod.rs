@@ -10,6 +10,7 @@
 //! of view.
 
 pub mod endgame;
+pub mod pawn_table;
 pub mod params_file;
 pub mod psqt;
 pub mod score;
@@ -17,4 +18,6 @@ pub mod terms;
 
 mod evaluate;
 
-pub use evaluate::{blend, evaluate, evaluate_white, phase, psqt_sum, trace_terms};
+pub use evaluate::{
+    blend, evaluate, evaluate_white, evaluate_with, phase, psqt_sum, trace_terms,
+};

@@ -11,7 +11,7 @@ use super::params::*;
 use super::see::see_ge;
 use super::tt::Bound;
 use crate::board::{Board, Move, PieceKind};
-use crate::eval::evaluate;
+use crate::eval::evaluate_with;
 use crate::eval::score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, Score, is_mate};
 use crate::movegen::MoveList;
 
@@ -63,7 +63,11 @@ impl Searcher {
                 return DRAW;
             }
             if ply >= MAX_PLY as usize - 1 {
-                return if in_check { DRAW } else { evaluate(board) };
+                return if in_check {
+                    DRAW
+                } else {
+                    evaluate_with(board, &mut self.pawns)
+                };
             }
 
             // Step 4. Mate distance pruning: even mating right here cannot
@@ -103,7 +107,7 @@ impl Searcher {
         let eval = if in_check {
             -INFINITE
         } else {
-            let static_eval = evaluate(board);
+            let static_eval = evaluate_with(board, &mut self.pawns);
             match tt_hit {
                 Some(h)
                     if !is_mate(h.score)

@@ -33,6 +33,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Move};
+use crate::eval::pawn_table::PawnTable;
 use crate::eval::score::{INFINITE, MATE, MAX_PLY, Score, is_mate};
 use crate::movegen::{MoveList, generate_all};
 use limits::Limits;
@@ -151,6 +152,8 @@ pub struct Searcher {
     /// `Board::game_ply` of the root: repetitions after it count as draws
     /// at once.
     root_ply: usize,
+    /// This thread's pawn hash table (never shared between threads).
+    pub(crate) pawns: PawnTable,
 }
 
 impl Searcher {
@@ -178,6 +181,7 @@ impl Searcher {
             pv: vec![Vec::new(); MAX_PLY as usize + 8],
             root_moves: MoveList::new(),
             root_ply: 0,
+            pawns: PawnTable::new(),
         }
     }
 

@@ -8,7 +8,7 @@ use super::params::DELTA_MARGIN;
 use super::see::{SEE_VALUES, see_ge};
 use super::tt::Bound;
 use crate::board::{Board, Move};
-use crate::eval::evaluate;
+use crate::eval::evaluate_with;
 use crate::eval::score::{DRAW, INFINITE, MATE, MAX_PLY, Score, is_mate};
 
 impl Searcher {
@@ -30,7 +30,11 @@ impl Searcher {
         }
         let in_check = board.in_check();
         if ply >= MAX_PLY as usize - 1 {
-            return if in_check { DRAW } else { evaluate(board) };
+            return if in_check {
+                DRAW
+            } else {
+                evaluate_with(board, &mut self.pawns)
+            };
         }
 
         // Step 1. TT cut-off: any stored result is at least as deep as this.
@@ -51,7 +55,11 @@ impl Searcher {
 
         // Step 2. Stand pat: the side to move may decline every capture
         // (not when in check, where it must answer the check).
-        let stand_pat = if in_check { -INFINITE } else { evaluate(board) };
+        let stand_pat = if in_check {
+            -INFINITE
+        } else {
+            evaluate_with(board, &mut self.pawns)
+        };
         if stand_pat >= beta {
             return stand_pat;
         }
