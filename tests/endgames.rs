@@ -111,6 +111,10 @@ fn kbnk_mates_within_fifty_moves() {
         "kbn5/8/8/8/8/8/8/7K b - - 0 1",
         // Light bishop, pieces scattered, lone king near the wrong corner.
         "8/6k1/8/8/3N4/8/2B5/4K3 w - - 0 1",
+        // Dark bishop from its home square, lone king in the centre.
+        "8/8/3k4/8/8/8/8/2B1KN2 w - - 0 1",
+        // Black mates: light bishop, White's king in the dark corner a1.
+        "1nb1k3/8/8/8/8/8/8/K7 b - - 0 1",
     ] {
         assert_mates(fen, 50);
     }
