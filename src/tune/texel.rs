@@ -7,8 +7,14 @@
 //! `sigmoid(K × eval)`: first `K` is fitted to the current weights, then
 //! Adam descends over all `(mg, eg)` weights (material, piece-square tables
 //! and terms; the phase weights, mobility centres and king-attack units stay
-//! as they are) in shuffled mini-batches. The result is written in the
-//! format of `src/eval/params.txt`, keeping its comments and layout.
+//! as they are) in shuffled mini-batches, with a small L2 pull towards the
+//! starting weights (`--reg`) so that weights few games use cannot simply
+//! memorise those games. The last `--holdout` of the positions (whole games)
+//! are kept out of the fit and their loss is printed beside the training
+//! loss. Positions that the endgame table evaluates itself are skipped; its
+//! scale factors multiply the endgame half as in the engine. The result is
+//! written in the format of `src/eval/params.txt`, keeping its comments and
+//! layout.
 
 use std::io::{BufRead, BufReader};
 use std::time::Instant;
@@ -16,12 +22,13 @@ use std::time::Instant;
 use super::datagen::{Rng, number};
 use super::trace::{self, MATERIAL, Trace, WEIGHTS};
 use crate::board::{Board, PieceKind};
+use crate::eval::endgame::{self, SCALE_NORMAL, Verdict};
 use crate::eval::params_file;
 use crate::eval::psqt::PHASE_MAX;
 
 /// Usage text of `kiln tune`.
 pub const USAGE: &str = "usage: kiln tune --data <file> [--data <file>...] --out <params.txt> \
-[--epochs <n>] [--batch <n>] [--lr <x>] [--lambda <x>] [--limit <n>] [--seed <n>]";
+[--epochs <n>] [--batch <n>] [--lr <x>] [--lambda <x>] [--reg <x>] [--holdout <x>] [--limit <n>] [--seed <n>]";
 
 /// Tuning settings; see [`USAGE`].
 #[derive(Clone, Debug, PartialEq)]
@@ -39,6 +46,12 @@ pub struct Options {
     /// Weight of the game result in the target (1 = result only, 0 = the
     /// search score only).
     pub lambda: f64,
+    /// L2 pull of every weight towards its starting value (per cp²): keeps
+    /// weights that few games use from fitting those games' results.
+    pub reg: f64,
+    /// Fraction of the positions (the last ones loaded: whole games, unseen
+    /// by the fit) held out to measure the loss on.
+    pub holdout: f64,
     /// Use at most this many positions (from the start of the files).
     pub limit: Option<usize>,
     /// Seed of the shuffles.
@@ -55,6 +68,8 @@ impl Options {
             batch: 16_384,
             lr: 0.5,
             lambda: 1.0,
+            reg: 1e-7,
+            holdout: 0.05,
             limit: None,
             seed: 1,
         };
@@ -78,6 +93,8 @@ impl Options {
                 "--batch" => o.batch = number(flag, value()?, 1, 100_000_000)? as usize,
                 "--lr" => o.lr = fraction(value()?, 1e-6, 1000.0)?,
                 "--lambda" => o.lambda = fraction(value()?, 0.0, 1.0)?,
+                "--reg" => o.reg = fraction(value()?, 0.0, 1.0)?,
+                "--holdout" => o.holdout = fraction(value()?, 0.0, 0.5)?,
                 "--limit" => o.limit = Some(number(flag, value()?, 1, u64::MAX)? as usize),
                 "--seed" => o.seed = number(flag, value()?, 0, u64::MAX)?,
                 other => return Err(format!("unknown option '{other}'")),
@@ -98,14 +115,20 @@ pub struct Sample {
     pub trace: Trace,
     /// The target in `[0, 1]` from White's view.
     pub target: f32,
+    /// The game result from White's view (the target with `--lambda 1`).
+    pub result: f32,
 }
 
 /// Whether a position teaches the weights anything: positions without
 /// pawns and with at most one piece besides the kings are draws by rule
-/// whatever the weights say.
+/// whatever the weights say, and positions with a specialised endgame
+/// evaluation do not use the weights.
 fn is_trainable(board: &Board) -> bool {
     let pieces = board.occupied().count() - 2;
-    pieces > 1 || board.kind_bb(PieceKind::Pawn).any()
+    // A specialised endgame evaluation replaces the weighted sum: nothing
+    // to learn there for the weights.
+    (pieces > 1 || board.kind_bb(PieceKind::Pawn).any())
+        && !matches!(endgame::probe(board), Verdict::Exact(_))
 }
 
 /// Parses one data line into a board, White's result and White's score.
@@ -152,6 +175,7 @@ pub fn load(options: &Options, k_score: f64) -> Result<(Vec<Sample>, usize), Str
             samples.push(Sample {
                 trace: trace::trace(&board),
                 target: target as f32,
+                result: result as f32,
             });
             if samples.len() % 100_000 == 0 {
                 eprint!(
@@ -179,14 +203,26 @@ fn sigmoid(x: f64) -> f64 {
 
 /// The evaluation of a sample with real-valued weights (no rounding).
 fn evaluate(trace: &Trace, w: &[[f64; 2]]) -> f64 {
+    evaluate_with_scale(trace, w).0
+}
+
+/// The evaluation of a sample and the factor its endgame half was scaled
+/// by (the endgame table's, chosen by the half's sign as the engine does).
+fn evaluate_with_scale(trace: &Trace, w: &[[f64; 2]]) -> (f64, f64) {
     let (mut mg, mut eg) = (0.0, 0.0);
     for &(i, c) in &trace.counts {
         let [m, e] = w[usize::from(i)];
         mg += m * f64::from(c);
         eg += e * f64::from(c);
     }
+    let scale = match trace.eg_scale {
+        Some([white, black]) => {
+            f64::from(if eg > 0.0 { white } else { black }) / f64::from(SCALE_NORMAL)
+        }
+        None => 1.0,
+    };
     let phase = f64::from(trace.phase) / f64::from(PHASE_MAX);
-    mg * phase + eg * (1.0 - phase)
+    (mg * phase + eg * scale * (1.0 - phase), scale)
 }
 
 /// Mean squared error of `sigmoid(k × eval)` against the targets.
@@ -241,6 +277,10 @@ fn tunable(samples: &[Sample]) -> Vec<bool> {
     used
 }
 
+/// Called after each epoch with its number, the training loss and the
+/// weights.
+pub type Progress<'a> = dyn FnMut(u32, f64, &[[f64; 2]]) + 'a;
+
 /// Adam over mini-batches; returns the tuned weights and the loss after
 /// each epoch (the first entry is the starting loss).
 pub fn adam(
@@ -248,7 +288,7 @@ pub fn adam(
     start: &[[f64; 2]],
     k: f64,
     options: &Options,
-    progress: &mut dyn FnMut(u32, f64),
+    progress: &mut Progress,
 ) -> (Vec<[f64; 2]>, Vec<f64>) {
     let mut w = start.to_vec();
     let tunable = tunable(samples);
@@ -269,10 +309,11 @@ pub fn adam(
             gradient.iter_mut().for_each(|g| *g = [0.0; 2]);
             for s in batch {
                 let phase = f64::from(s.trace.phase) / f64::from(PHASE_MAX);
-                let p = sigmoid(k * evaluate(&s.trace, &w));
+                let (eval, scale) = evaluate_with_scale(&s.trace, &w);
+                let p = sigmoid(k * eval);
                 // d(p - t)^2 / d eval
                 let d = 2.0 * (p - f64::from(s.target)) * p * (1.0 - p) * k;
-                let (dm, de) = (d * phase, d * (1.0 - phase));
+                let (dm, de) = (d * phase, d * scale * (1.0 - phase));
                 for &(i, c) in &s.trace.counts {
                     let g = &mut gradient[usize::from(i)];
                     g[0] += dm * f64::from(c);
@@ -285,7 +326,7 @@ pub fn adam(
             let correct2 = 1.0 - beta2.powi(step);
             for i in (0..WEIGHTS).filter(|&i| tunable[i]) {
                 for h in 0..2 {
-                    let g = gradient[i][h] / n;
+                    let g = gradient[i][h] / n + 2.0 * options.reg * (w[i][h] - start[i][h]);
                     m[i][h] = beta1 * m[i][h] + (1.0 - beta1) * g;
                     v[i][h] = beta2 * v[i][h] + (1.0 - beta2) * g * g;
                     let update =
@@ -296,7 +337,7 @@ pub fn adam(
         }
         let l = loss(samples, &w, k);
         curve.push(l);
-        progress(epoch + 1, l);
+        progress(epoch + 1, l, &w);
     }
     (w, curve)
 }
@@ -315,24 +356,46 @@ pub fn run(options: &Options) -> Result<(), String> {
     if samples.is_empty() {
         return Err("no usable positions in the data".into());
     }
+    // The last positions (whole games) are held out: the fit never sees
+    // them, so their loss shows whether it generalises.
+    let held = ((samples.len() as f64 * options.holdout) as usize).min(samples.len() - 1);
+    let holdout = samples.split_off(samples.len() - held);
+    let holdout_loss = |w: &[[f64; 2]], k: f64| {
+        let sum: f64 = holdout
+            .iter()
+            .map(|s| (sigmoid(k * evaluate(&s.trace, w)) - f64::from(s.result)).powi(2))
+            .sum();
+        sum / holdout.len().max(1) as f64
+    };
     let k = fit_k(&samples, &start_weights);
     let before = loss(&samples, &start_weights, k);
-    eprintln!("tune: K = {k:.6} (per cp), loss before = {before:.6}");
-    println!("K {k:.6}");
-    println!("epoch 0 loss {before:.6}");
+    let held_before = holdout_loss(&start_weights, k);
+    eprintln!("tune: K = {k:.6} (per cp), loss before = {before:.6}, held-out {held_before:.6}");
+    println!(
+        "K {k:.6}, {} training and {held} held-out positions",
+        samples.len()
+    );
+    println!("epoch 0 loss {before:.6} held-out {held_before:.6}");
     let timer = Instant::now();
     let epochs = options.epochs;
-    let (tuned, curve) = adam(&mut samples, &start_weights, k, options, &mut |epoch, l| {
-        let width = 30;
-        let done = (epoch as usize * width) / epochs.max(1) as usize;
-        eprint!(
-            "\r[{}{}] epoch {epoch}/{epochs} loss {l:.6} ({:.0} s)   ",
-            "#".repeat(done),
-            " ".repeat(width - done),
-            timer.elapsed().as_secs_f64()
-        );
-        println!("epoch {epoch} loss {l:.6}");
-    });
+    let (tuned, curve) = adam(
+        &mut samples,
+        &start_weights,
+        k,
+        options,
+        &mut |epoch, l, w| {
+            let width = 30;
+            let done = (epoch as usize * width) / epochs.max(1) as usize;
+            let h = holdout_loss(w, k);
+            eprint!(
+                "\r[{}{}] epoch {epoch}/{epochs} loss {l:.6} held-out {h:.6} ({:.0} s)   ",
+                "#".repeat(done),
+                " ".repeat(width - done),
+                timer.elapsed().as_secs_f64()
+            );
+            println!("epoch {epoch} loss {l:.6} held-out {h:.6}");
+        },
+    );
     eprintln!();
     let rounded: Vec<(i32, i32)> = tuned
         .iter()
@@ -344,12 +407,13 @@ pub fn run(options: &Options) -> Result<(), String> {
         .collect();
     let after = curve.last().copied().unwrap_or(before);
     let after_rounded = loss(&samples, &rounded_f, k);
+    let held_after = holdout_loss(&rounded_f, k);
     trace::set_weights(&mut params, &rounded);
     let text = params_file::render(trace::BUILT_PARAMS, &params)?;
     std::fs::write(&options.out, text)
         .map_err(|e| format!("cannot write '{}': {e}", options.out))?;
     println!(
-        "loss before {before:.6} after {after:.6} (rounded {after_rounded:.6}), {} positions, K {k:.6}",
+        "loss before {before:.6} after {after:.6} (rounded {after_rounded:.6}); held-out before {held_before:.6} after {held_after:.6}; {} training positions, K {k:.6}",
         samples.len()
     );
     eprintln!("tune: wrote {}", options.out);
@@ -392,6 +456,7 @@ mod tests {
             .map(|&(fen, r)| Sample {
                 trace: trace::trace(&Board::from_fen(fen).unwrap()),
                 target: r,
+                result: r,
             })
             .collect();
         let w: Vec<[f64; 2]> = trace::weights_of(&trace::built_params().unwrap())
@@ -402,8 +467,8 @@ mod tests {
         let options =
             Options::parse(&args("--data d --out x --epochs 50 --batch 2 --lr 2")).unwrap();
         let (mut a, mut b) = (samples.clone(), samples.clone());
-        let (tuned, curve) = adam(&mut a, &w, k, &options, &mut |_, _| {});
-        let (again, _) = adam(&mut b, &w, k, &options, &mut |_, _| {});
+        let (tuned, curve) = adam(&mut a, &w, k, &options, &mut |_, _, _| {});
+        let (again, _) = adam(&mut b, &w, k, &options, &mut |_, _, _| {});
         assert_eq!(tuned, again, "same seed, same result");
         assert!(
             curve.last().unwrap() < &(curve[0] * 0.8),
