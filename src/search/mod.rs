@@ -334,7 +334,13 @@ impl Searcher {
             return result;
         }
 
-        if self.helpers.is_empty() {
+        // Helpers cannot pay off in a budget of a few milliseconds, and
+        // their scheduling would push the move past it on a busy machine.
+        let tiny_budget = self
+            .time
+            .hard_ms()
+            .is_some_and(|ms| ms < threads::HELPERS_MIN_BUDGET_MS);
+        if self.helpers.is_empty() || tiny_budget {
             let result = self.iterate(board, start, report);
             self.total_nodes = self.nodes;
             decided(&result);

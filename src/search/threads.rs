@@ -36,6 +36,13 @@ pub const THREADS_PER_CORE: usize = 4;
 /// core count cannot ask for thousands of 32 MiB stacks.
 pub const THREADS_CEILING: usize = 1024;
 
+/// A search whose hard time limit is shorter than this (milliseconds)
+/// runs without helpers: in a few milliseconds they find little, and
+/// starting, scheduling and stopping them on a loaded machine costs about
+/// as much as the budget (2-thread self-play at 1+0.01 lost on time when
+/// the clock ran low).
+pub const HELPERS_MIN_BUDGET_MS: u64 = 50;
+
 /// Cores assumed when the operating system will not tell.
 pub const FALLBACK_CORES: usize = 1;
 
