@@ -10,14 +10,12 @@
 //! of view.
 
 pub mod endgame;
-pub mod pawn_table;
 pub mod params_file;
+pub mod pawn_table;
 pub mod psqt;
 pub mod score;
 pub mod terms;
 
 mod evaluate;
 
-pub use evaluate::{
-    blend, evaluate, evaluate_white, evaluate_with, phase, psqt_sum, trace_terms,
-};
+pub use evaluate::{blend, evaluate, evaluate_white, evaluate_with, phase, psqt_sum, trace_terms};
