@@ -197,8 +197,7 @@ impl Searcher {
 
     /// Empties the transposition table (`Clear Hash`).
     pub fn clear_hash(&mut self) {
-        let mib = self.tt.size_mib();
-        self.replace_table(mib);
+        self.tt.clear();
     }
 
     /// Gives every thread a new, empty table of `mib` MiB. The old table is
