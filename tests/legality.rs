@@ -8,18 +8,7 @@
 
 use kiln::board::{Board, Move};
 use kiln::movegen::{MoveList, generate_all, generate_noisy, generate_quiets, is_legal};
-
-/// xorshift64*: small and seedable.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
+use kiln::rng::Rng;
 
 const SUITES: [&str; 3] = [
     include_str!("data/perft-standard.epd"),
@@ -38,7 +27,7 @@ fn suite_positions() -> Vec<Board> {
 
 /// The suite positions plus positions along random playouts from each.
 fn sample_positions(playouts: usize, plies: usize) -> Vec<Board> {
-    let mut rng = Rng(0x5eed_1e6a_1c0d_e000);
+    let mut rng = Rng::new(0x5eed_1e6a_1c0d_e000);
     let mut positions = Vec::new();
     for start in suite_positions() {
         positions.push(start.clone());
@@ -50,7 +39,7 @@ fn sample_positions(playouts: usize, plies: usize) -> Vec<Board> {
                 if moves.is_empty() {
                     break;
                 }
-                board.make_move(moves[(rng.next() % moves.len() as u64) as usize]);
+                board.make_move(moves[rng.index(moves.len())]);
                 positions.push(board.clone());
             }
         }

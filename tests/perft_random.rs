@@ -19,22 +19,7 @@ use kiln::movegen::{
     MoveList, count_legal, generate_all, generate_captures, generate_noisy, generate_quiets,
     parse_uci_move,
 };
-
-/// xorshift64*: small, seedable, good enough to pick moves.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use kiln::rng::Rng;
 
 // ----- the slow reference generator --------------------------------------
 
@@ -348,7 +333,7 @@ fn play_random_game(start: &Board, rng: &mut Rng, max_plies: usize) -> usize {
         if moves.is_empty() || board.is_fifty_move_draw() || board.is_insufficient_material() {
             break;
         }
-        let mv = moves[rng.below(moves.len())];
+        let mv = moves[rng.index(moves.len())];
         board.make_move(mv);
         plies += 1;
     }
@@ -364,11 +349,11 @@ fn play_random_game(start: &Board, rng: &mut Rng, max_plies: usize) -> usize {
 /// the rooks) as White's first rank from a to h.
 fn chess960_back_rank(rng: &mut Rng) -> [char; 8] {
     let mut rank = [' '; 8];
-    rank[rng.below(4) * 2] = 'B';
-    rank[rng.below(4) * 2 + 1] = 'B';
+    rank[rng.index(4) * 2] = 'B';
+    rank[rng.index(4) * 2 + 1] = 'B';
     for piece in ['Q', 'N', 'N'] {
         let free: Vec<usize> = (0..8).filter(|&i| rank[i] == ' ').collect();
-        rank[free[rng.below(free.len())]] = piece;
+        rank[free[rng.index(free.len())]] = piece;
     }
     let free: Vec<usize> = (0..8).filter(|&i| rank[i] == ' ').collect();
     for (i, piece) in free.into_iter().zip(['R', 'K', 'R']) {
@@ -381,7 +366,7 @@ fn chess960_start(rng: &mut Rng) -> Board {
     let white: String = chess960_back_rank(rng).iter().collect();
     let black = white.to_ascii_lowercase();
     // Alternate X-FEN and Shredder-FEN castling fields.
-    let castling = if rng.below(2) == 0 {
+    let castling = if rng.index(2) == 0 {
         "KQkq".to_string()
     } else {
         let files: Vec<char> = white
@@ -415,7 +400,7 @@ fn suite_positions() -> Vec<Board> {
 
 #[test]
 fn random_games_from_the_start_position() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let start = Board::startpos();
     let plies: usize = (0..1500)
         .map(|_| play_random_game(&start, &mut rng, 250))
@@ -425,7 +410,7 @@ fn random_games_from_the_start_position() {
 
 #[test]
 fn random_games_from_chess960_starts() {
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     let plies: usize = (0..1000)
         .map(|_| {
             let start = chess960_start(&mut rng);
@@ -437,7 +422,7 @@ fn random_games_from_chess960_starts() {
 
 #[test]
 fn random_games_from_suite_positions() {
-    let mut rng = Rng(0xdead_beef_cafe_f00d);
+    let mut rng = Rng::new(0xdead_beef_cafe_f00d);
     for start in suite_positions() {
         for _ in 0..40 {
             play_random_game(&start, &mut rng, 150);
@@ -448,7 +433,7 @@ fn random_games_from_suite_positions() {
 #[test]
 fn random_endgames_with_promotions_and_en_passant() {
     // Sparse boards reach promotions, en passant and checks far more often.
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     for fen in [
         "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1",
         "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
@@ -497,21 +482,21 @@ fn random_placements_including_multiple_checks() {
     // double (and impossible triple) checks, odd pins and king-adjacent
     // sliders that games rarely produce. Every accepted FEN is checked
     // against the reference; rejected ones must fail cleanly.
-    let mut rng = Rng(0x0dd_ba11);
+    let mut rng = Rng::new(0x0dd_ba11);
     let letters = ['P', 'N', 'B', 'R', 'Q', 'p', 'n', 'b', 'r', 'q'];
     let mut accepted = 0;
     for _ in 0..20_000 {
         let mut squares = [None::<char>; 64];
-        squares[rng.below(64)] = Some('K');
-        let black_king = rng.below(64);
+        squares[rng.index(64)] = Some('K');
+        let black_king = rng.index(64);
         if squares[black_king].is_some() {
             continue;
         }
         squares[black_king] = Some('k');
-        for _ in 0..rng.below(12) {
-            let sq = rng.below(64);
+        for _ in 0..rng.index(12) {
+            let sq = rng.index(64);
             if squares[sq].is_none() {
-                squares[sq] = Some(letters[rng.below(letters.len())]);
+                squares[sq] = Some(letters[rng.index(letters.len())]);
             }
         }
         let mut placement = String::new();
@@ -523,7 +508,7 @@ fn random_placements_including_multiple_checks() {
                 placement.push('/');
             }
         }
-        let side = if rng.below(2) == 0 { 'w' } else { 'b' };
+        let side = if rng.index(2) == 0 { 'w' } else { 'b' };
         let fen = format!("{placement} {side} - - 0 1");
         if let Ok(mut board) = Board::from_fen(&fen) {
             accepted += 1;

@@ -94,6 +94,11 @@ pub struct SliderTables {
 
 /// A small, fast generator for magic candidates (SplitMix64), seeded from
 /// ChaCha so that every stream is a well-mixed function of its seed.
+///
+/// The engine has the same step function in `kiln::rng::Rng` for its tools
+/// and tests; the two are not shared because the engine must not link the
+/// build-time generator crate, and the generator crate cannot depend on the
+/// engine it generates tables for.
 pub struct CandidateRng(u64);
 
 impl CandidateRng {

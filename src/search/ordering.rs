@@ -584,18 +584,7 @@ fn noisy_score(board: &Board, mv: Move) -> i32 {
 mod tests {
     use super::*;
     use crate::movegen::generate_all;
-
-    /// xorshift64*.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-    }
+    use crate::rng::Rng;
 
     const STARTS: [&str; 5] = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -611,7 +600,7 @@ mod tests {
     /// exactly once, in stage order, and nothing else.
     #[test]
     fn staged_picker_yields_each_legal_move_once() {
-        let mut rng = Rng(0x0123_4567_89ab_cdef);
+        let mut rng = Rng::new(0x0123_4567_89ab_cdef);
         let mut heuristics = Heuristics::new();
         let mut seen_moves: Vec<Move> = vec![Move::NULL];
         for fen in STARTS {
@@ -622,10 +611,9 @@ mod tests {
                 if all.is_empty() {
                     break;
                 }
-                let pick_old =
-                    |rng: &mut Rng| seen_moves[(rng.next() % seen_moves.len() as u64) as usize];
-                let tt_move = if rng.next() % 3 == 0 {
-                    all[(rng.next() % all.len() as u64) as usize]
+                let pick_old = |rng: &mut Rng| seen_moves[rng.index(seen_moves.len())];
+                let tt_move = if rng.next_u64() % 3 == 0 {
+                    all[rng.index(all.len())]
                 } else {
                     pick_old(&mut rng)
                 };
@@ -633,9 +621,9 @@ mod tests {
                 for slot in heuristics.counters.iter_mut() {
                     *slot = pick_old(&mut rng);
                 }
-                let conts = [Some((rng.next() % PIECE_TO as u64) as usize), None];
+                let conts = [Some((rng.next_u64() % PIECE_TO as u64) as usize), None];
                 for &mv in all.iter().filter(|m| m.is_quiet()) {
-                    let bonus = (rng.next() % 2000) as i32 - 1000;
+                    let bonus = (rng.next_u64() % 2000) as i32 - 1000;
                     heuristics.reward(&board, mv, &conts, bonus);
                 }
 
@@ -676,7 +664,7 @@ mod tests {
                 assert_eq!(got, expected, "quiescence in {}", board.to_fen());
 
                 seen_moves.extend_from_slice(&all);
-                board.make_move(all[(rng.next() % all.len() as u64) as usize]);
+                board.make_move(all[rng.index(all.len())]);
             }
         }
     }

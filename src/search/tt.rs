@@ -300,6 +300,7 @@ fn score_from_tt(score: Score, ply: i32) -> Score {
 mod tests {
     use super::*;
     use crate::eval::score::MATE;
+    use crate::rng::Rng;
 
     #[test]
     fn store_probe_round_trip() {
@@ -332,15 +333,6 @@ mod tests {
         assert_eq!(tt.probe(43 << 40, 2).unwrap().score, -(MATE - 5));
     }
 
-    /// SplitMix64: a tiny deterministic generator for the stress test.
-    fn splitmix(state: &mut u64) -> u64 {
-        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
     /// What the stress test stores for `key`: every field derived from the
     /// key, so a probe can tell whether the data belongs to the key it found.
     fn payload(key: u64) -> TtHit {
@@ -368,22 +360,22 @@ mod tests {
         const KEYS: u64 = 4096;
         const ROUNDS: u64 = 200_000;
         let tt = TranspositionTable::new(1);
-        let mut seed = 7;
+        let mut rng = Rng::new(7);
         // Bits 49..57 are clear, so the top six bits pick one of 64 buckets
         // (of 32,768, indexed by the top 15 bits), and 4,096
         // keys fight over 256 slots; the low 16 bits are the key's index.
         let keys: Vec<u64> = (0..KEYS)
-            .map(|i| (splitmix(&mut seed) & !0xFFFF & !(0x1FF << 49)) | i)
+            .map(|i| (rng.next_u64() & !0xFFFF & !(0x1FF << 49)) | i)
             .collect();
         let hits = std::sync::atomic::AtomicU64::new(0);
         std::thread::scope(|scope| {
             for t in 0..THREADS {
                 let (tt, keys, hits) = (&tt, &keys, &hits);
                 scope.spawn(move || {
-                    let mut state = t;
+                    let mut rng = Rng::new(t);
                     let mut found = 0;
                     for round in 0..ROUNDS {
-                        let key = keys[(splitmix(&mut state) % KEYS) as usize];
+                        let key = keys[rng.index(keys.len())];
                         let data = payload(key);
                         if round % 3 == 0 {
                             tt.store(key, data.mv, data.score, data.depth, data.bound, 0);

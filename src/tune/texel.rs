@@ -19,12 +19,13 @@
 use std::io::{BufRead, BufReader};
 use std::time::Instant;
 
-use super::datagen::{Rng, number};
+use super::datagen::number;
 use super::trace::{self, MATERIAL, Trace, WEIGHTS};
 use crate::board::{Board, PieceKind};
 use crate::eval::endgame::{self, SCALE_NORMAL, Verdict};
 use crate::eval::params_file;
 use crate::eval::psqt::PHASE_MAX;
+use crate::rng::Rng;
 
 /// Usage text of `kiln tune`.
 pub const USAGE: &str = "usage: kiln tune --data <file> [--data <file>...] --out <params.txt> \

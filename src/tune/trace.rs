@@ -174,7 +174,7 @@ mod tests {
     use super::*;
     use crate::eval::evaluate_white;
     use crate::movegen::{MoveList, generate_all};
-    use crate::tune::datagen::Rng;
+    use crate::rng::Rng;
     use crate::uci::bench::POSITIONS;
 
     #[test]
