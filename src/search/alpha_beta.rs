@@ -102,12 +102,18 @@ impl Searcher {
             }
         }
 
-        // Step 6. Static evaluation, refined by the TT score when its bound
-        // points the right way.
+        // Step 6. Static evaluation, corrected by what searches of this pawn
+        // structure found, and refined by the TT score when its bound points
+        // the right way.
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            let raw = evaluate_with(board, &mut self.pawns);
+            self.correction.corrected(board, raw)
+        };
         let eval = if in_check {
             -INFINITE
         } else {
-            let static_eval = evaluate_with(board, &mut self.pawns);
             match tt_hit {
                 Some(h)
                     if !is_mate(h.score)
@@ -375,6 +381,22 @@ impl Searcher {
         } else {
             Bound::Upper
         };
+        // Step 18. Teach the correction history, when the result says which
+        // way the static evaluation erred: a fail-high above it or a
+        // fail-low below it (or an exact score), decided by a quiet move or
+        // none (a capture's gain is tactics, not a misjudged structure).
+        if !in_check
+            && (best_move.is_null() || best_move.is_quiet())
+            && !is_mate(best_score)
+            && match bound {
+                Bound::Exact => true,
+                Bound::Lower => best_score > static_eval,
+                Bound::Upper => best_score < static_eval,
+            }
+        {
+            self.correction
+                .update(board, depth, static_eval, best_score);
+        }
         self.tt
             .store(key, best_move.bits(), best_score, depth, bound, ply as i32);
         best_score

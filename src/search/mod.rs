@@ -19,6 +19,7 @@
 //! through a callback with a [`Report`], and returns a [`SearchResult`].
 
 mod alpha_beta;
+pub mod correction;
 pub mod limits;
 pub mod ordering;
 pub mod params;
@@ -36,6 +37,7 @@ use crate::board::{Board, Move};
 use crate::eval::pawn_table::PawnTable;
 use crate::eval::score::{INFINITE, MATE, MAX_PLY, Score, is_mate};
 use crate::movegen::{MoveList, generate_all};
+use correction::CorrectionHistory;
 use limits::Limits;
 use ordering::Heuristics;
 use params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW};
@@ -154,6 +156,9 @@ pub struct Searcher {
     root_ply: usize,
     /// This thread's pawn hash table (never shared between threads).
     pub(crate) pawns: PawnTable,
+    /// This thread's static-evaluation corrections, kept across the
+    /// searches of a game.
+    correction: CorrectionHistory,
 }
 
 impl Searcher {
@@ -182,6 +187,7 @@ impl Searcher {
             root_moves: MoveList::new(),
             root_ply: 0,
             pawns: PawnTable::new(),
+            correction: CorrectionHistory::new(),
         }
     }
 
@@ -243,8 +249,10 @@ impl Searcher {
     pub fn new_game(&mut self) {
         self.clear_hash();
         self.heuristics.clear();
+        self.correction.clear();
         for helper in &mut self.helpers {
             helper.heuristics.clear();
+            helper.correction.clear();
         }
     }
 

@@ -83,3 +83,11 @@ pub const TIME_SUDDEN_DEATH_MIN: u64 = 20;
 pub const TIME_HARD_FACTOR: u64 = 4;
 /// ... but never more than this share of the remaining time (percent).
 pub const TIME_MAX_SHARE_PERCENT: u64 = 40;
+
+/// Correction history: entries are kept in 1/`CORRECTION_GRAIN` centipawns.
+pub const CORRECTION_GRAIN: i32 = 256;
+/// Correction history: the largest correction, 32 centipawns (in grains).
+pub const CORRECTION_LIMIT: i32 = 32 * CORRECTION_GRAIN;
+/// Correction history: the weight (out of 256) of one new result is
+/// `(depth + 1)²`, at most this.
+pub const CORRECTION_MAX_WEIGHT: i32 = 128;

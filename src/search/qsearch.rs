@@ -58,7 +58,8 @@ impl Searcher {
         let stand_pat = if in_check {
             -INFINITE
         } else {
-            evaluate_with(board, &mut self.pawns)
+            let raw = evaluate_with(board, &mut self.pawns);
+            self.correction.corrected(board, raw)
         };
         if stand_pat >= beta {
             return stand_pat;

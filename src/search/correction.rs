@@ -1,0 +1,93 @@
+//! Correction history: how far the static evaluation has been from the
+//! search's verdict in positions with the same pawn structure.
+//!
+//! The hand-crafted evaluation is systematically wrong in some structures
+//! (a blocked centre it overrates, a pawn storm it underrates). After each
+//! node whose result says which way the evaluation erred, the difference
+//! between the search score and the static evaluation is folded into a
+//! running average kept per side to move and pawn-hash slot; later static
+//! evaluations of positions with that pawn structure are shifted by it.
+//! Pruning decisions that rest on the static evaluation (reverse futility,
+//! null move, futility, stand pat) become more accurate.
+
+use super::params::{CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_MAX_WEIGHT};
+use crate::board::Board;
+use crate::eval::score::{MAX_EVAL, Score};
+
+/// Slots per side to move (a power of two).
+const SLOTS: usize = 16_384;
+
+/// A per-thread table of evaluation corrections, indexed by side to move
+/// and pawn key.
+#[derive(Debug, Clone)]
+pub struct CorrectionHistory {
+    /// Average (search score − static evaluation) in 1/`CORRECTION_GRAIN`
+    /// centipawns.
+    entries: Vec<i32>,
+}
+
+impl Default for CorrectionHistory {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl CorrectionHistory {
+    /// An empty table (no correction anywhere).
+    pub fn new() -> Self {
+        Self {
+            entries: vec![0; 2 * SLOTS],
+        }
+    }
+
+    /// Forgets every correction (a new game).
+    pub fn clear(&mut self) {
+        self.entries.fill(0);
+    }
+
+    fn index(board: &Board) -> usize {
+        board.side_to_move().index() * SLOTS + (board.pawn_key().0 as usize & (SLOTS - 1))
+    }
+
+    /// `static_eval` of `board` shifted by the correction of its pawn
+    /// structure, kept clear of the mate range.
+    pub fn corrected(&self, board: &Board, static_eval: Score) -> Score {
+        let correction = self.entries[Self::index(board)] / CORRECTION_GRAIN;
+        (static_eval + correction).clamp(-MAX_EVAL, MAX_EVAL)
+    }
+
+    /// Folds `score − static_eval` of a node searched `depth` plies deep
+    /// into the average of its pawn structure; deeper results weigh more.
+    /// (`depth` is at most `MAX_PLY`, so nothing here can overflow.)
+    pub fn update(&mut self, board: &Board, depth: i32, static_eval: Score, score: Score) {
+        let entry = &mut self.entries[Self::index(board)];
+        let target = (score - static_eval) * CORRECTION_GRAIN;
+        let weight = ((depth + 1) * (depth + 1)).min(CORRECTION_MAX_WEIGHT);
+        let blended = (*entry * (256 - weight) + target * weight) / 256;
+        *entry = blended.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::STARTPOS;
+
+    #[test]
+    fn corrections_move_towards_the_search_and_stay_bounded() {
+        let board = Board::from_fen(STARTPOS).expect("start position");
+        let mut history = CorrectionHistory::new();
+        assert_eq!(history.corrected(&board, 20), 20);
+        for _ in 0..1_000 {
+            history.update(&board, 10, 20, 120);
+        }
+        let corrected = history.corrected(&board, 20);
+        assert!(corrected > 20 && corrected <= 120, "{corrected}");
+        for _ in 0..10_000 {
+            history.update(&board, 20, 0, 30_000);
+        }
+        assert!(history.corrected(&board, 0) <= CORRECTION_LIMIT / CORRECTION_GRAIN);
+        history.clear();
+        assert_eq!(history.corrected(&board, 20), 20);
+    }
+}
