@@ -3,6 +3,13 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    if let Some(missing) = missing_cpu_feature() {
+        eprintln!(
+            "kiln: this build needs the CPU feature '{missing}' (x86-64-v2); \
+             rebuild with RUSTFLAGS=\"-C target-cpu=x86-64\" for older CPUs"
+        );
+        return ExitCode::FAILURE;
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("--version" | "-V" | "version") => {
@@ -31,6 +38,27 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+/// The first CPU feature the build was compiled for that this CPU lacks.
+/// Checked before any engine code runs, so that an old CPU gets a message
+/// instead of an illegal-instruction crash.
+fn missing_cpu_feature() -> Option<&'static str> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        macro_rules! require {
+            ($($feature:tt),*) => {
+                $(
+                    #[cfg(target_feature = $feature)]
+                    if !std::arch::is_x86_feature_detected!($feature) {
+                        return Some($feature);
+                    }
+                )*
+            };
+        }
+        require!("popcnt", "sse4.2", "ssse3", "sse4.1", "bmi2");
+    }
+    None
 }
 
 /// Speaks UCI, unless the first non-blank input line is `xboard`: then
