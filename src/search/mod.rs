@@ -671,10 +671,13 @@ impl Searcher {
         }
     }
 
-    /// The continuation-history keys of a node at `ply`.
-    fn continuations(&self, ply: usize) -> ordering::Continuations {
+    /// The history keys of the node `board` at `ply`.
+    fn continuations(&self, board: &Board, ply: usize) -> ordering::Continuations {
         let back = |n: usize| ply.checked_sub(n).and_then(|p| self.frames[p].moved);
-        [back(1), back(2)]
+        ordering::Continuations {
+            keys: [back(1), back(2)],
+            threats: ordering::opponent_attacks(board),
+        }
     }
 
     /// Records that `mv` is the best move at `ply`: the PV from here is `mv`

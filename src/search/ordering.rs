@@ -36,7 +36,8 @@ pub struct Heuristics {
     /// Two killer moves per ply: quiet moves that caused a cut-off at the
     /// same ply in a sibling node.
     killers: Vec<[Move; 2]>,
-    /// Butterfly history `[colour][from][to]`, kept within ±`HISTORY_MAX`.
+    /// Butterfly history `[colour][from attacked][to attacked][from][to]`,
+    /// kept within ±`HISTORY_MAX`.
     history: Vec<i32>,
     /// The quiet move that refuted each `[piece][to]` of the previous move.
     counters: Vec<Move>,
@@ -49,9 +50,38 @@ pub struct Heuristics {
 /// Number of `[piece][to]` keys (12 coloured pieces × 64 squares).
 pub const PIECE_TO: usize = 12 * 64;
 
-/// The continuation keys of a node: the `[piece][to]` of the moves made one
-/// and two plies earlier (`None` at the root or after a null move).
-pub type Continuations = [Option<usize>; 2];
+/// What a node's quiet-move statistics are keyed by, besides the move.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Continuations {
+    /// The `[piece][to]` of the moves made one and two plies earlier
+    /// (`None` at the root or after a null move).
+    pub keys: [Option<usize>; 2],
+    /// Squares the opponent attacks: the butterfly history is kept apart
+    /// for moves from and to attacked squares, since whether a move is good
+    /// depends much on whether it flees a threat or walks into one.
+    pub threats: u64,
+}
+
+/// Squares attacked by the side not to move (pawns, pieces and king).
+pub fn opponent_attacks(board: &Board) -> u64 {
+    use crate::movegen::attacks;
+    let them = !board.side_to_move();
+    let occupied = board.occupied();
+    let mut seen = 0u64;
+    for kind in [
+        PieceKind::Pawn,
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+        PieceKind::King,
+    ] {
+        for sq in board.pieces(them, kind) {
+            seen |= attacks::piece(kind, them, sq, occupied).0;
+        }
+    }
+    seen
+}
 
 /// The `[piece][to]` key of `mv` in `board` (before it is made).
 pub fn piece_to(board: &Board, mv: Move) -> Option<usize> {
@@ -71,7 +101,7 @@ impl Heuristics {
     pub fn new() -> Self {
         Self {
             killers: vec![[Move::NULL; 2]; MAX_PLY as usize + 8],
-            history: vec![0; 2 * 64 * 64],
+            history: vec![0; 2 * 4 * 64 * 64],
             counters: vec![Move::NULL; 12 * 64],
             continuation: vec![0; PIECE_TO * PIECE_TO],
         }
@@ -92,16 +122,20 @@ impl Heuristics {
         self.killers[ply]
     }
 
-    fn history_index(board: &Board, mv: Move) -> usize {
-        board.side_to_move().index() * 4096 + mv.from().index() * 64 + mv.to().index()
+    fn history_index(board: &Board, mv: Move, threats: u64) -> usize {
+        let from_attacked = (threats >> mv.from().index()) as usize & 1;
+        let to_attacked = (threats >> mv.to().index()) as usize & 1;
+        (board.side_to_move().index() * 4 + from_attacked * 2 + to_attacked) * 4096
+            + mv.from().index() * 64
+            + mv.to().index()
     }
 
     /// The history score of a quiet move: butterfly history plus both
     /// continuation histories.
     pub fn history(&self, board: &Board, mv: Move, conts: &Continuations) -> i32 {
-        let mut score = self.history[Self::history_index(board, mv)];
+        let mut score = self.history[Self::history_index(board, mv, conts.threats)];
         if let Some(key) = piece_to(board, mv) {
-            for prev in conts.iter().flatten() {
+            for prev in conts.keys.iter().flatten() {
                 score += self.continuation[prev * PIECE_TO + key];
             }
         }
@@ -146,9 +180,12 @@ impl Heuristics {
     }
 
     fn reward(&mut self, board: &Board, mv: Move, conts: &Continuations, bonus: i32) {
-        gravity(&mut self.history[Self::history_index(board, mv)], bonus);
+        gravity(
+            &mut self.history[Self::history_index(board, mv, conts.threats)],
+            bonus,
+        );
         if let Some(key) = piece_to(board, mv) {
-            for prev in conts.iter().flatten() {
+            for prev in conts.keys.iter().flatten() {
                 gravity(&mut self.continuation[prev * PIECE_TO + key], bonus);
             }
         }
@@ -281,7 +318,7 @@ impl MovePicker {
             tt_move,
             killers: [Move::NULL; 2],
             counter: Move::NULL,
-            conts: [None; 2],
+            conts: Continuations::default(),
             moves: MoveList::new(),
             scores: [0; MoveList::CAPACITY],
             next: 0,
