@@ -169,8 +169,14 @@ struct Attacks {
     pawns: u64,
     /// By knights and bishops.
     minors: u64,
+    /// By knights.
+    knights: u64,
+    /// By bishops.
+    bishops: u64,
     /// By rooks.
     rooks: u64,
+    /// By queens.
+    queens: u64,
     /// By any piece, pawn or the king.
     all: u64,
 }
@@ -182,7 +188,31 @@ pub fn piece_terms<S: Sink>(board: &Board, pawns: &PawnInfo, sink: &mut S) {
     let black = side_terms(board, Color::Black, pawns, sink);
     threats(board, Color::White, &white, &black, sink);
     threats(board, Color::Black, &black, &white, sink);
+    safe_checks(board, Color::White, &white, &black, sink);
+    safe_checks(board, Color::Black, &black, &white, sink);
     sink.add(board.side_to_move(), TEMPO, 1);
+}
+
+/// Safe checks by `us` (attacks `ours`): squares from which one of our
+/// pieces could check the enemy king, which that piece reaches, which we do
+/// not occupy and which the enemy does not defend at all. A king that can be
+/// checked safely is one forcing move away from trouble, whether or not
+/// pieces crowd its zone yet.
+#[inline(always)]
+fn safe_checks<S: Sink>(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, sink: &mut S) {
+    let king = board.king_square(!us).raw();
+    let occupied = board.occupied().0;
+    let safe = !board.color_bb(us).0 & !theirs.all;
+    let diagonal = kiln_tables::bishop_attacks(king, occupied);
+    let straight = kiln_tables::rook_attacks(king, occupied);
+    let knight = kiln_tables::knight_attacks(king) & ours.knights & safe;
+    let bishop = diagonal & ours.bishops & safe;
+    let rook = straight & ours.rooks & safe;
+    let queen = (diagonal | straight) & ours.queens & safe;
+    sink.add(us, SAFE_CHECK_KNIGHT, knight.count_ones() as i32);
+    sink.add(us, SAFE_CHECK_BISHOP, bishop.count_ones() as i32);
+    sink.add(us, SAFE_CHECK_ROOK, rook.count_ones() as i32);
+    sink.add(us, SAFE_CHECK_QUEEN, queen.count_ones() as i32);
 }
 
 /// Threats by `us` (attacks `ours`) on the pieces of the other side
@@ -278,6 +308,11 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
             match kind {
                 PieceKind::Knight | PieceKind::Bishop => {
                     attacked.minors |= seen.0;
+                    if kind == PieceKind::Knight {
+                        attacked.knights |= seen.0;
+                    } else {
+                        attacked.bishops |= seen.0;
+                    }
                     // Outpost: on the enemy's half (relative ranks 4-6),
                     // defended by a pawn, and no enemy pawn can ever chase
                     // it away.
@@ -297,6 +332,7 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
                     }
                 }
                 PieceKind::Rook => attacked.rooks |= seen.0,
+                PieceKind::Queen => attacked.queens |= seen.0,
                 _ => {}
             }
             let reach = (seen.0 & area).count_ones() as i32;
