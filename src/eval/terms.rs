@@ -190,7 +190,57 @@ pub fn piece_terms<S: Sink>(board: &Board, pawns: &PawnInfo, sink: &mut S) {
     threats(board, Color::Black, &black, &white, sink);
     safe_checks(board, Color::White, &white, &black, sink);
     safe_checks(board, Color::Black, &black, &white, sink);
+    placement(board, Color::White, pawns, &black, sink);
+    placement(board, Color::Black, pawns, &white, sink);
     sink.add(board.side_to_move(), TEMPO, 1);
+}
+
+/// Light squares (b1, d1, ..., a2, c2, ...).
+const LIGHT_SQUARES: u64 = 0x55AA_55AA_55AA_55AA;
+
+/// Terms about where `us`'s pawns and minor pieces stand, given the squares
+/// the other side attacks (`theirs`): passed pawns free to advance, bishops
+/// hemmed in by their own pawns, minor pieces sheltered behind a pawn, and
+/// minor pieces far from their own king.
+#[inline(always)]
+fn placement<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, theirs: &Attacks, sink: &mut S) {
+    let occupied = board.occupied().0;
+    let our_pawns = board.pieces(us, PieceKind::Pawn).0;
+    let ahead = |bb: u64| match us {
+        Color::White => bb << 8,
+        Color::Black => bb >> 8,
+    };
+    // A passed pawn whose stop square is empty and not attacked can move
+    // on at once; worth more the further it has come.
+    for sq in pawns.passed[us.index()] {
+        let stop = ahead(1u64 << sq.raw());
+        if stop & (occupied | theirs.all) == 0 {
+            sink.add(us, PASSED_FREE, relative_rank(sq, us) as i32);
+        }
+    }
+    let king = board.king_square(us).raw();
+    for sq in board.pieces(us, PieceKind::Bishop) {
+        let colour = if LIGHT_SQUARES & (1u64 << sq.raw()) != 0 {
+            LIGHT_SQUARES
+        } else {
+            !LIGHT_SQUARES
+        };
+        sink.add(
+            us,
+            BISHOP_OWN_PAWNS,
+            (our_pawns & colour).count_ones() as i32,
+        );
+    }
+    let minors = board.pieces(us, PieceKind::Knight) | board.pieces(us, PieceKind::Bishop);
+    sink.add(
+        us,
+        MINOR_BEHIND_PAWN,
+        (ahead(minors.0) & our_pawns).count_ones() as i32,
+    );
+    for sq in minors {
+        let far = i32::from(kiln_tables::distance(king, sq.raw()));
+        sink.add(us, MINOR_KING_DISTANCE, far);
+    }
 }
 
 /// Safe checks by `us` (attacks `ours`): squares from which one of our
