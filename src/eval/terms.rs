@@ -192,7 +192,61 @@ pub fn piece_terms<S: Sink>(board: &Board, pawns: &PawnInfo, sink: &mut S) {
     safe_checks(board, Color::Black, &black, &white, sink);
     placement(board, Color::White, pawns, &black, sink);
     placement(board, Color::Black, pawns, &white, sink);
+    pressure(board, Color::White, pawns, &white, &black, sink);
+    pressure(board, Color::Black, pawns, &black, &white, sink);
     sink.add(board.side_to_move(), TEMPO, 1);
+}
+
+/// Pressure and room of `us` (attacks `ours`) against the other side
+/// (attacks `theirs`): weak squares next to the enemy king, safe pawn
+/// pushes that would attack a piece, and rooks behind passed pawns.
+#[inline(always)]
+fn pressure<S: Sink>(
+    board: &Board,
+    us: Color,
+    pawns: &PawnInfo,
+    ours: &Attacks,
+    theirs: &Attacks,
+    sink: &mut S,
+) {
+    let them = !us;
+    let occupied = board.occupied().0;
+    let our_pawns = board.pieces(us, PieceKind::Pawn).0;
+
+    // King-zone squares we attack that only their king or queen (or
+    // nothing) defends: where a check or a mate lands.
+    let their_king = board.king_square(them).raw();
+    let zone = kiln_tables::king_attacks(their_king);
+    let solid = theirs.pawns | theirs.minors | theirs.rooks;
+    sink.add(
+        us,
+        KING_ZONE_WEAK,
+        (zone & ours.all & !solid).count_ones() as i32,
+    );
+
+    // Safe pawn pushes that would attack an enemy piece next move.
+    let push = match us {
+        Color::White => our_pawns << 8,
+        Color::Black => our_pawns >> 8,
+    } & !occupied;
+    let safe_push = push & !theirs.pawns & (ours.all | !theirs.all);
+    let targets = board.color_bb(them).0
+        & !board.pieces(them, PieceKind::Pawn).0
+        & !board.pieces(them, PieceKind::King).0;
+    sink.add(
+        us,
+        THREAT_PAWN_PUSH,
+        (pawn_attacks(Bitboard(safe_push), us) & targets).count_ones() as i32,
+    );
+
+    // Rooks behind our passed pawns push them on and keep guarding them.
+    for sq in pawns.passed[us.index()] {
+        let file = kiln_tables::file_mask(sq.file().index() as u8);
+        let behind = file & !ranks_ahead(us, sq) & !(1u64 << sq.raw());
+        if board.pieces(us, PieceKind::Rook).0 & behind != 0 {
+            sink.add(us, ROOK_BEHIND_PASSER, 1);
+        }
+    }
 }
 
 /// Light squares (b1, d1, ..., a2, c2, ...).
