@@ -523,3 +523,139 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
     );
     attacked
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sink that counts what each term reports, per colour.
+    #[derive(Default)]
+    struct Counts(std::collections::HashMap<(usize, usize), i32>);
+
+    impl Sink for Counts {
+        fn add(&mut self, color: Color, index: usize, count: i32) {
+            *self.0.entry((color.index(), index)).or_default() += count;
+        }
+    }
+
+    fn counts(fen: &str) -> Counts {
+        let board = Board::from_fen(fen).expect("test FEN");
+        let mut sink = Counts::default();
+        let info = pawn_structure(
+            board.pieces(Color::White, PieceKind::Pawn),
+            board.pieces(Color::Black, PieceKind::Pawn),
+            &mut sink,
+        );
+        piece_terms(&board, &info, &mut sink);
+        sink
+    }
+
+    fn count(c: &Counts, color: Color, index: usize) -> i32 {
+        c.0.get(&(color.index(), index)).copied().unwrap_or(0)
+    }
+
+    /// `fen` with colours swapped: ranks mirrored, piece case swapped, the
+    /// other side to move, castling rights swapped, en passant mirrored.
+    fn mirror(fen: &str) -> String {
+        let swap = |s: &str| -> String {
+            s.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        };
+        let fields: Vec<&str> = fen.split(' ').collect();
+        let placement: Vec<String> = fields[0].split('/').rev().map(swap).collect();
+        let side = if fields[1] == "w" { "b" } else { "w" };
+        let mut castling: Vec<char> = swap(fields[2]).chars().collect();
+        castling.sort_unstable();
+        let castling: String = castling.into_iter().collect();
+        let ep = match fields[3].as_bytes() {
+            [file, rank] => format!("{}{}", *file as char, (b'1' + b'8' - rank) as char),
+            _ => "-".to_string(),
+        };
+        format!(
+            "{} {side} {castling} {ep} {} {}",
+            placement.join("/"),
+            fields[4],
+            fields[5]
+        )
+    }
+
+    #[test]
+    fn terms_are_colour_symmetric() {
+        for fen in [
+            "r1bq1rk1/pp3ppp/2n1pn2/3p4/1bPP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+            "6k1/5ppp/8/3P4/8/8/5PPP/3R2K1 w - - 0 1",
+            "r4rk1/1b3ppp/p3p3/1p1nN3/3P4/P2B4/1P3PPP/2RQ1RK1 w - - 0 1",
+            "r1b2rk1/2q1bppp/p2ppn2/1p6/3BPP2/2N2Q2/PPP3PP/2KR1B1R w - - 0 13",
+            "8/5pk1/6p1/2Pr3p/1R5P/6P1/5PK1/8 b - - 0 40",
+        ] {
+            let a = counts(fen);
+            let b = counts(&mirror(fen));
+            for (&(colour, index), &n) in &a.0 {
+                assert_eq!(
+                    count(&b, !Color::ALL[colour], index),
+                    n,
+                    "term {index} of colour {colour} in {fen}"
+                );
+            }
+            assert_eq!(a.0.len(), b.0.len(), "{fen}");
+        }
+    }
+
+    #[test]
+    fn safe_checks_need_an_undefended_square() {
+        // Knight checks against e8 come from d6, f6, c7 and g7. From e5 the
+        // knight reaches none of them.
+        let c = counts("4k3/8/8/4N3/8/8/8/4K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, SAFE_CHECK_KNIGHT), 0);
+        let c = counts("4k3/8/8/8/4N3/8/8/4K3 w - - 0 1");
+        // From e4 it reaches d6 and f6, both out of the king's reach.
+        assert_eq!(count(&c, Color::White, SAFE_CHECK_KNIGHT), 2);
+        let c = counts("4k3/8/8/8/4N3/8/8/3RK3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, SAFE_CHECK_KNIGHT), 2);
+        // The rook reaches d8, but the king defends it.
+        assert_eq!(count(&c, Color::White, SAFE_CHECK_ROOK), 0);
+        // A black pawn on e7 defends d6 and f6.
+        let c = counts("4k3/4p3/8/8/4N3/8/8/4K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, SAFE_CHECK_KNIGHT), 0);
+    }
+
+    #[test]
+    fn passed_pawn_and_placement_terms() {
+        // White's d5 pawn is passed, its stop square empty and unattacked;
+        // the rook on d1 stands behind it.
+        let c = counts("6k1/5ppp/8/3P4/8/8/5PPP/3R2K1 w - - 0 1");
+        assert_eq!(count(&c, Color::White, PASSED_FREE), 4);
+        assert_eq!(count(&c, Color::White, ROOK_BEHIND_PASSER), 1);
+        // A black rook on d6 blocks it.
+        let c = counts("6k1/5ppp/3r4/3P4/8/8/5PPP/3R2K1 w - - 0 1");
+        assert_eq!(count(&c, Color::White, PASSED_FREE), 0);
+        // Bishop on c1 (dark) with pawns on b2 and d2 (dark) and e4 (light);
+        // the knight on d3 has no pawn in front, the bishop has none either.
+        let c = counts("4k3/8/8/8/4P3/3N4/1P1P4/2B1K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, BISHOP_OWN_PAWNS), 2);
+        assert_eq!(count(&c, Color::White, MINOR_BEHIND_PAWN), 0);
+        let c = counts("4k3/8/8/8/3P4/3N4/8/4K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, MINOR_BEHIND_PAWN), 1);
+        assert_eq!(count(&c, Color::White, MINOR_KING_DISTANCE), 2);
+    }
+
+    #[test]
+    fn pawn_push_threats_and_weak_king_squares() {
+        // c3-c4 would attack the knight on d5; c4 is not attacked by Black.
+        let c = counts("4k3/8/8/3n4/8/2P5/8/4K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, THREAT_PAWN_PUSH), 1);
+        // The king zone of g8 is f8, h8, f7, g7 and h7; with no black pawns
+        // or pieces only the king defends it.
+        let c = counts("6k1/8/8/7Q/8/8/8/4K3 w - - 0 1");
+        // From h5 the queen sees h7 and h8 up the file and f7 on the
+        // diagonal: three.
+        assert_eq!(count(&c, Color::White, KING_ZONE_WEAK), 3);
+    }
+}
