@@ -169,8 +169,14 @@ struct Attacks {
     pawns: u64,
     /// By knights and bishops.
     minors: u64,
+    /// By knights.
+    knights: u64,
+    /// By bishops.
+    bishops: u64,
     /// By rooks.
     rooks: u64,
+    /// By queens.
+    queens: u64,
     /// By any piece, pawn or the king.
     all: u64,
 }
@@ -182,7 +188,135 @@ pub fn piece_terms<S: Sink>(board: &Board, pawns: &PawnInfo, sink: &mut S) {
     let black = side_terms(board, Color::Black, pawns, sink);
     threats(board, Color::White, &white, &black, sink);
     threats(board, Color::Black, &black, &white, sink);
+    safe_checks(board, Color::White, &white, &black, sink);
+    safe_checks(board, Color::Black, &black, &white, sink);
+    placement(board, Color::White, pawns, &black, sink);
+    placement(board, Color::Black, pawns, &white, sink);
+    pressure(board, Color::White, pawns, &white, &black, sink);
+    pressure(board, Color::Black, pawns, &black, &white, sink);
     sink.add(board.side_to_move(), TEMPO, 1);
+}
+
+/// Pressure and room of `us` (attacks `ours`) against the other side
+/// (attacks `theirs`): weak squares next to the enemy king, safe pawn
+/// pushes that would attack a piece, and rooks behind passed pawns.
+#[inline(always)]
+fn pressure<S: Sink>(
+    board: &Board,
+    us: Color,
+    pawns: &PawnInfo,
+    ours: &Attacks,
+    theirs: &Attacks,
+    sink: &mut S,
+) {
+    let them = !us;
+    let occupied = board.occupied().0;
+    let our_pawns = board.pieces(us, PieceKind::Pawn).0;
+
+    // King-zone squares we attack that only their king or queen (or
+    // nothing) defends: where a check or a mate lands.
+    let their_king = board.king_square(them).raw();
+    let zone = kiln_tables::king_attacks(their_king);
+    let solid = theirs.pawns | theirs.minors | theirs.rooks;
+    sink.add(
+        us,
+        KING_ZONE_WEAK,
+        (zone & ours.all & !solid).count_ones() as i32,
+    );
+
+    // Safe pawn pushes that would attack an enemy piece next move.
+    let push = match us {
+        Color::White => our_pawns << 8,
+        Color::Black => our_pawns >> 8,
+    } & !occupied;
+    let safe_push = push & !theirs.pawns & (ours.all | !theirs.all);
+    let targets = board.color_bb(them).0
+        & !board.pieces(them, PieceKind::Pawn).0
+        & !board.pieces(them, PieceKind::King).0;
+    sink.add(
+        us,
+        THREAT_PAWN_PUSH,
+        (pawn_attacks(Bitboard(safe_push), us) & targets).count_ones() as i32,
+    );
+
+    // Rooks behind our passed pawns push them on and keep guarding them.
+    for sq in pawns.passed[us.index()] {
+        let file = kiln_tables::file_mask(sq.file().index() as u8);
+        let behind = file & !ranks_ahead(us, sq) & !(1u64 << sq.raw());
+        if board.pieces(us, PieceKind::Rook).0 & behind != 0 {
+            sink.add(us, ROOK_BEHIND_PASSER, 1);
+        }
+    }
+}
+
+/// Light squares (b1, d1, ..., a2, c2, ...).
+const LIGHT_SQUARES: u64 = 0x55AA_55AA_55AA_55AA;
+
+/// Terms about where `us`'s pawns and minor pieces stand, given the squares
+/// the other side attacks (`theirs`): passed pawns free to advance, bishops
+/// hemmed in by their own pawns, minor pieces sheltered behind a pawn, and
+/// minor pieces far from their own king.
+#[inline(always)]
+fn placement<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, theirs: &Attacks, sink: &mut S) {
+    let occupied = board.occupied().0;
+    let our_pawns = board.pieces(us, PieceKind::Pawn).0;
+    let ahead = |bb: u64| match us {
+        Color::White => bb << 8,
+        Color::Black => bb >> 8,
+    };
+    // A passed pawn whose stop square is empty and not attacked can move
+    // on at once; worth more the further it has come.
+    for sq in pawns.passed[us.index()] {
+        let stop = ahead(1u64 << sq.raw());
+        if stop & (occupied | theirs.all) == 0 {
+            sink.add(us, PASSED_FREE, relative_rank(sq, us) as i32);
+        }
+    }
+    let king = board.king_square(us).raw();
+    for sq in board.pieces(us, PieceKind::Bishop) {
+        let colour = if LIGHT_SQUARES & (1u64 << sq.raw()) != 0 {
+            LIGHT_SQUARES
+        } else {
+            !LIGHT_SQUARES
+        };
+        sink.add(
+            us,
+            BISHOP_OWN_PAWNS,
+            (our_pawns & colour).count_ones() as i32,
+        );
+    }
+    let minors = board.pieces(us, PieceKind::Knight) | board.pieces(us, PieceKind::Bishop);
+    sink.add(
+        us,
+        MINOR_BEHIND_PAWN,
+        (ahead(minors.0) & our_pawns).count_ones() as i32,
+    );
+    for sq in minors {
+        let far = i32::from(kiln_tables::distance(king, sq.raw()));
+        sink.add(us, MINOR_KING_DISTANCE, far);
+    }
+}
+
+/// Safe checks by `us` (attacks `ours`): squares from which one of our
+/// pieces could check the enemy king, which that piece reaches, which we do
+/// not occupy and which the enemy does not defend at all. A king that can be
+/// checked safely is one forcing move away from trouble, whether or not
+/// pieces crowd its zone yet.
+#[inline(always)]
+fn safe_checks<S: Sink>(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, sink: &mut S) {
+    let king = board.king_square(!us).raw();
+    let occupied = board.occupied().0;
+    let safe = !board.color_bb(us).0 & !theirs.all;
+    let diagonal = kiln_tables::bishop_attacks(king, occupied);
+    let straight = kiln_tables::rook_attacks(king, occupied);
+    let knight = kiln_tables::knight_attacks(king) & ours.knights & safe;
+    let bishop = diagonal & ours.bishops & safe;
+    let rook = straight & ours.rooks & safe;
+    let queen = (diagonal | straight) & ours.queens & safe;
+    sink.add(us, SAFE_CHECK_KNIGHT, knight.count_ones() as i32);
+    sink.add(us, SAFE_CHECK_BISHOP, bishop.count_ones() as i32);
+    sink.add(us, SAFE_CHECK_ROOK, rook.count_ones() as i32);
+    sink.add(us, SAFE_CHECK_QUEEN, queen.count_ones() as i32);
 }
 
 /// Threats by `us` (attacks `ours`) on the pieces of the other side
@@ -278,6 +412,11 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
             match kind {
                 PieceKind::Knight | PieceKind::Bishop => {
                     attacked.minors |= seen.0;
+                    if kind == PieceKind::Knight {
+                        attacked.knights |= seen.0;
+                    } else {
+                        attacked.bishops |= seen.0;
+                    }
                     // Outpost: on the enemy's half (relative ranks 4-6),
                     // defended by a pawn, and no enemy pawn can ever chase
                     // it away.
@@ -297,6 +436,7 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
                     }
                 }
                 PieceKind::Rook => attacked.rooks |= seen.0,
+                PieceKind::Queen => attacked.queens |= seen.0,
                 _ => {}
             }
             let reach = (seen.0 & area).count_ones() as i32;
@@ -382,4 +522,140 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
         (king_files & storm_ranks & their_pawns.0).count_ones() as i32,
     );
     attacked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sink that counts what each term reports, per colour.
+    #[derive(Default)]
+    struct Counts(std::collections::HashMap<(usize, usize), i32>);
+
+    impl Sink for Counts {
+        fn add(&mut self, color: Color, index: usize, count: i32) {
+            *self.0.entry((color.index(), index)).or_default() += count;
+        }
+    }
+
+    fn counts(fen: &str) -> Counts {
+        let board = Board::from_fen(fen).expect("test FEN");
+        let mut sink = Counts::default();
+        let info = pawn_structure(
+            board.pieces(Color::White, PieceKind::Pawn),
+            board.pieces(Color::Black, PieceKind::Pawn),
+            &mut sink,
+        );
+        piece_terms(&board, &info, &mut sink);
+        sink
+    }
+
+    fn count(c: &Counts, color: Color, index: usize) -> i32 {
+        c.0.get(&(color.index(), index)).copied().unwrap_or(0)
+    }
+
+    /// `fen` with colours swapped: ranks mirrored, piece case swapped, the
+    /// other side to move, castling rights swapped, en passant mirrored.
+    fn mirror(fen: &str) -> String {
+        let swap = |s: &str| -> String {
+            s.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        };
+        let fields: Vec<&str> = fen.split(' ').collect();
+        let placement: Vec<String> = fields[0].split('/').rev().map(swap).collect();
+        let side = if fields[1] == "w" { "b" } else { "w" };
+        let mut castling: Vec<char> = swap(fields[2]).chars().collect();
+        castling.sort_unstable();
+        let castling: String = castling.into_iter().collect();
+        let ep = match fields[3].as_bytes() {
+            [file, rank] => format!("{}{}", *file as char, (b'1' + b'8' - rank) as char),
+            _ => "-".to_string(),
+        };
+        format!(
+            "{} {side} {castling} {ep} {} {}",
+            placement.join("/"),
+            fields[4],
+            fields[5]
+        )
+    }
+
+    #[test]
+    fn terms_are_colour_symmetric() {
+        for fen in [
+            "r1bq1rk1/pp3ppp/2n1pn2/3p4/1bPP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+            "6k1/5ppp/8/3P4/8/8/5PPP/3R2K1 w - - 0 1",
+            "r4rk1/1b3ppp/p3p3/1p1nN3/3P4/P2B4/1P3PPP/2RQ1RK1 w - - 0 1",
+            "r1b2rk1/2q1bppp/p2ppn2/1p6/3BPP2/2N2Q2/PPP3PP/2KR1B1R w - - 0 13",
+            "8/5pk1/6p1/2Pr3p/1R5P/6P1/5PK1/8 b - - 0 40",
+        ] {
+            let a = counts(fen);
+            let b = counts(&mirror(fen));
+            for (&(colour, index), &n) in &a.0 {
+                assert_eq!(
+                    count(&b, !Color::ALL[colour], index),
+                    n,
+                    "term {index} of colour {colour} in {fen}"
+                );
+            }
+            assert_eq!(a.0.len(), b.0.len(), "{fen}");
+        }
+    }
+
+    #[test]
+    fn safe_checks_need_an_undefended_square() {
+        // Knight checks against e8 come from d6, f6, c7 and g7. From e5 the
+        // knight reaches none of them.
+        let c = counts("4k3/8/8/4N3/8/8/8/4K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, SAFE_CHECK_KNIGHT), 0);
+        let c = counts("4k3/8/8/8/4N3/8/8/4K3 w - - 0 1");
+        // From e4 it reaches d6 and f6, both out of the king's reach.
+        assert_eq!(count(&c, Color::White, SAFE_CHECK_KNIGHT), 2);
+        let c = counts("4k3/8/8/8/4N3/8/8/3RK3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, SAFE_CHECK_KNIGHT), 2);
+        // The rook reaches d8, but the king defends it.
+        assert_eq!(count(&c, Color::White, SAFE_CHECK_ROOK), 0);
+        // A black pawn on e7 defends d6 and f6.
+        let c = counts("4k3/4p3/8/8/4N3/8/8/4K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, SAFE_CHECK_KNIGHT), 0);
+    }
+
+    #[test]
+    fn passed_pawn_and_placement_terms() {
+        // White's d5 pawn is passed, its stop square empty and unattacked;
+        // the rook on d1 stands behind it.
+        let c = counts("6k1/5ppp/8/3P4/8/8/5PPP/3R2K1 w - - 0 1");
+        assert_eq!(count(&c, Color::White, PASSED_FREE), 4);
+        assert_eq!(count(&c, Color::White, ROOK_BEHIND_PASSER), 1);
+        // A black rook on d6 blocks it.
+        let c = counts("6k1/5ppp/3r4/3P4/8/8/5PPP/3R2K1 w - - 0 1");
+        assert_eq!(count(&c, Color::White, PASSED_FREE), 0);
+        // Bishop on c1 (dark) with pawns on b2 and d2 (dark) and e4 (light);
+        // the knight on d3 has no pawn in front, the bishop has none either.
+        let c = counts("4k3/8/8/8/4P3/3N4/1P1P4/2B1K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, BISHOP_OWN_PAWNS), 2);
+        assert_eq!(count(&c, Color::White, MINOR_BEHIND_PAWN), 0);
+        let c = counts("4k3/8/8/8/3P4/3N4/8/4K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, MINOR_BEHIND_PAWN), 1);
+        assert_eq!(count(&c, Color::White, MINOR_KING_DISTANCE), 2);
+    }
+
+    #[test]
+    fn pawn_push_threats_and_weak_king_squares() {
+        // c3-c4 would attack the knight on d5; c4 is not attacked by Black.
+        let c = counts("4k3/8/8/3n4/8/2P5/8/4K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, THREAT_PAWN_PUSH), 1);
+        // The king zone of g8 is f8, h8, f7, g7 and h7; with no black pawns
+        // or pieces only the king defends it.
+        let c = counts("6k1/8/8/7Q/8/8/8/4K3 w - - 0 1");
+        // From h5 the queen sees h7 and h8 up the file and f7 on the
+        // diagonal: three.
+        assert_eq!(count(&c, Color::White, KING_ZONE_WEAK), 3);
+    }
 }
