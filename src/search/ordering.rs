@@ -658,7 +658,10 @@ mod tests {
                 for slot in heuristics.counters.iter_mut() {
                     *slot = pick_old(&mut rng);
                 }
-                let conts = [Some((rng.next_u64() % PIECE_TO as u64) as usize), None];
+                let conts = Continuations {
+                    keys: [Some((rng.next_u64() % PIECE_TO as u64) as usize), None],
+                    threats: opponent_attacks(&board),
+                };
                 for &mv in all.iter().filter(|m| m.is_quiet()) {
                     let bonus = (rng.next_u64() % 2000) as i32 - 1000;
                     heuristics.reward(&board, mv, &conts, bonus);
