@@ -228,10 +228,18 @@ fn kbnk(board: &Board, strong: Color) -> Score {
         [Square::A1, Square::H8]
     };
     let to_corner = manhattan(lone_king, corners[0]).min(manhattan(lone_king, corners[1]));
+    // The knight must join the net: without this the search, short of
+    // depth, leaves it far away and the king shuffles between corners.
+    let knight_close = board
+        .pieces(strong, PieceKind::Knight)
+        .into_iter()
+        .map(|knight| 8 * (14 - manhattan(knight, lone_king)))
+        .sum::<i32>();
     KNOWN_WIN
         + material_eg(board, strong)
         + 40 * (2 * (14 - to_corner) + centre_distance(lone_king))
         + kings_close(board, strong)
+        + knight_close
 }
 
 /// One bishop each: opposite colours make the ending drawish, the more so
