@@ -249,9 +249,6 @@ fn pressure<S: Sink>(
     }
 }
 
-/// Light squares (b1, d1, ..., a2, c2, ...).
-const LIGHT_SQUARES: u64 = 0x55AA_55AA_55AA_55AA;
-
 /// Terms about where `us`'s pawns and minor pieces stand, given the squares
 /// the other side attacks (`theirs`): passed pawns free to advance, bishops
 /// hemmed in by their own pawns, minor pieces sheltered behind a pawn, and
@@ -274,10 +271,10 @@ fn placement<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, theirs: &Attac
     }
     let king = board.king_square(us).raw();
     for sq in board.pieces(us, PieceKind::Bishop) {
-        let colour = if LIGHT_SQUARES & (1u64 << sq.raw()) != 0 {
-            LIGHT_SQUARES
+        let colour = if Bitboard::LIGHT_SQUARES.contains(sq) {
+            Bitboard::LIGHT_SQUARES.0
         } else {
-            !LIGHT_SQUARES
+            Bitboard::DARK_SQUARES.0
         };
         sink.add(
             us,

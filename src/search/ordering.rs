@@ -68,14 +68,7 @@ pub fn opponent_attacks(board: &Board) -> u64 {
     let them = !board.side_to_move();
     let occupied = board.occupied();
     let mut seen = 0u64;
-    for kind in [
-        PieceKind::Pawn,
-        PieceKind::Knight,
-        PieceKind::Bishop,
-        PieceKind::Rook,
-        PieceKind::Queen,
-        PieceKind::King,
-    ] {
+    for kind in PieceKind::ALL {
         for sq in board.pieces(them, kind) {
             seen |= attacks::piece(kind, them, sq, occupied).0;
         }
