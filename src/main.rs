@@ -5,7 +5,7 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     if let Some(missing) = missing_cpu_feature() {
         eprintln!(
-            "kiln: this build needs the CPU feature '{missing}' (x86-64-v2); \
+            "kiln: this build needs the CPU feature '{missing}', which this CPU lacks; \
              rebuild with RUSTFLAGS=\"-C target-cpu=x86-64\" for older CPUs"
         );
         return ExitCode::FAILURE;

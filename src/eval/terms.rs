@@ -12,7 +12,7 @@
 //! White's.
 
 use crate::board::{Bitboard, Board, Color, PieceKind, Square};
-use crate::movegen::attacks;
+use crate::movegen::{attacks, forward};
 
 include!(concat!(env!("OUT_DIR"), "/eval_terms.rs"));
 
@@ -192,23 +192,16 @@ pub fn piece_terms<S: Sink>(board: &Board, pawns: &PawnInfo, sink: &mut S) {
     safe_checks(board, Color::Black, &black, &white, sink);
     placement(board, Color::White, pawns, &black, sink);
     placement(board, Color::Black, pawns, &white, sink);
-    pressure(board, Color::White, pawns, &white, &black, sink);
-    pressure(board, Color::Black, pawns, &black, &white, sink);
+    pressure(board, Color::White, &white, &black, sink);
+    pressure(board, Color::Black, &black, &white, sink);
     sink.add(board.side_to_move(), TEMPO, 1);
 }
 
 /// Pressure and room of `us` (attacks `ours`) against the other side
-/// (attacks `theirs`): weak squares next to the enemy king, safe pawn
-/// pushes that would attack a piece, and rooks behind passed pawns.
+/// (attacks `theirs`): weak squares next to the enemy king and safe pawn
+/// pushes that would attack a piece.
 #[inline(always)]
-fn pressure<S: Sink>(
-    board: &Board,
-    us: Color,
-    pawns: &PawnInfo,
-    ours: &Attacks,
-    theirs: &Attacks,
-    sink: &mut S,
-) {
+fn pressure<S: Sink>(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, sink: &mut S) {
     let them = !us;
     let occupied = board.occupied().0;
     let our_pawns = board.pieces(us, PieceKind::Pawn).0;
@@ -225,10 +218,7 @@ fn pressure<S: Sink>(
     );
 
     // Safe pawn pushes that would attack an enemy piece next move.
-    let push = match us {
-        Color::White => our_pawns << 8,
-        Color::Black => our_pawns >> 8,
-    } & !occupied;
+    let push = forward(our_pawns, us) & !occupied;
     let safe_push = push & !theirs.pawns & (ours.all | !theirs.all);
     let targets = board.color_bb(them).0
         & !board.pieces(them, PieceKind::Pawn).0
@@ -238,35 +228,29 @@ fn pressure<S: Sink>(
         THREAT_PAWN_PUSH,
         (pawn_attacks(Bitboard(safe_push), us) & targets).count_ones() as i32,
     );
-
-    // Rooks behind our passed pawns push them on and keep guarding them.
-    for sq in pawns.passed[us.index()] {
-        let file = kiln_tables::file_mask(sq.file().index() as u8);
-        let behind = file & !ranks_ahead(us, sq) & !(1u64 << sq.raw());
-        if board.pieces(us, PieceKind::Rook).0 & behind != 0 {
-            sink.add(us, ROOK_BEHIND_PASSER, 1);
-        }
-    }
 }
 
 /// Terms about where `us`'s pawns and minor pieces stand, given the squares
-/// the other side attacks (`theirs`): passed pawns free to advance, bishops
-/// hemmed in by their own pawns, minor pieces sheltered behind a pawn, and
-/// minor pieces far from their own king.
+/// the other side attacks (`theirs`): passed pawns free to advance, rooks
+/// behind passed pawns, bishops hemmed in by their own pawns, minor pieces
+/// sheltered behind a pawn, and minor pieces far from their own king.
 #[inline(always)]
 fn placement<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, theirs: &Attacks, sink: &mut S) {
     let occupied = board.occupied().0;
     let our_pawns = board.pieces(us, PieceKind::Pawn).0;
-    let ahead = |bb: u64| match us {
-        Color::White => bb << 8,
-        Color::Black => bb >> 8,
-    };
-    // A passed pawn whose stop square is empty and not attacked can move
-    // on at once; worth more the further it has come.
+    let rooks = board.pieces(us, PieceKind::Rook).0;
     for sq in pawns.passed[us.index()] {
-        let stop = ahead(1u64 << sq.raw());
+        // A passed pawn whose stop square is empty and not attacked can
+        // move on at once; worth more the further it has come.
+        let stop = forward(1u64 << sq.raw(), us);
         if stop & (occupied | theirs.all) == 0 {
             sink.add(us, PASSED_FREE, relative_rank(sq, us) as i32);
+        }
+        // A rook behind it pushes it on and keeps guarding it.
+        let file = kiln_tables::file_mask(sq.file().index() as u8);
+        let behind = file & !ranks_ahead(us, sq) & !(1u64 << sq.raw());
+        if rooks & behind != 0 {
+            sink.add(us, ROOK_BEHIND_PASSER, 1);
         }
     }
     let king = board.king_square(us).raw();
@@ -286,7 +270,7 @@ fn placement<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, theirs: &Attac
     sink.add(
         us,
         MINOR_BEHIND_PAWN,
-        (ahead(minors.0) & our_pawns).count_ones() as i32,
+        (forward(minors.0, us) & our_pawns).count_ones() as i32,
     );
     for sq in minors {
         let far = i32::from(kiln_tables::distance(king, sq.raw()));

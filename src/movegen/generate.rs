@@ -134,7 +134,7 @@ impl Sink for Counter {
 
 /// Shifts a bitboard one rank forward from `color`'s point of view.
 #[inline(always)]
-const fn forward(bb: u64, color: Color) -> u64 {
+pub(crate) const fn forward(bb: u64, color: Color) -> u64 {
     match color {
         Color::White => bb << 8,
         Color::Black => bb >> 8,

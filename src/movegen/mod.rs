@@ -20,6 +20,7 @@ pub mod perft;
 mod uci_move;
 
 pub use crate::board::{Move, MoveFlag};
+pub(crate) use generate::forward;
 pub use generate::{
     count_legal, generate_all, generate_captures, generate_noisy, generate_quiets, has_legal_move,
     is_legal,

@@ -187,7 +187,7 @@ impl Searcher {
 
         // Step 11. The move loop. Moves come from the staged picker, which
         // generates them only as far as the node needs.
-        let conts = self.continuations(board, ply);
+        let conts = self.history_keys(board, ply);
         let mut picker = if root {
             MovePicker::from_list(
                 board,

@@ -672,9 +672,9 @@ impl Searcher {
     }
 
     /// The history keys of the node `board` at `ply`.
-    fn continuations(&self, board: &Board, ply: usize) -> ordering::Continuations {
+    fn history_keys(&self, board: &Board, ply: usize) -> ordering::HistoryKeys {
         let back = |n: usize| ply.checked_sub(n).and_then(|p| self.frames[p].moved);
-        ordering::Continuations {
+        ordering::HistoryKeys {
             keys: [back(1), back(2)],
             threats: ordering::opponent_attacks(board),
         }

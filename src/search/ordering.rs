@@ -52,7 +52,7 @@ pub const PIECE_TO: usize = 12 * 64;
 
 /// What a node's quiet-move statistics are keyed by, besides the move.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Continuations {
+pub struct HistoryKeys {
     /// The `[piece][to]` of the moves made one and two plies earlier
     /// (`None` at the root or after a null move).
     pub keys: [Option<usize>; 2],
@@ -125,7 +125,7 @@ impl Heuristics {
 
     /// The history score of a quiet move: butterfly history plus both
     /// continuation histories.
-    pub fn history(&self, board: &Board, mv: Move, conts: &Continuations) -> i32 {
+    pub fn history(&self, board: &Board, mv: Move, conts: &HistoryKeys) -> i32 {
         let mut score = self.history[Self::history_index(board, mv, conts.threats)];
         if let Some(key) = piece_to(board, mv) {
             for prev in conts.keys.iter().flatten() {
@@ -154,7 +154,7 @@ impl Heuristics {
         best: Move,
         tried: &[Move],
         depth: i32,
-        conts: &Continuations,
+        conts: &HistoryKeys,
         ply: usize,
     ) {
         let killers = &mut self.killers[ply];
@@ -172,7 +172,7 @@ impl Heuristics {
         }
     }
 
-    fn reward(&mut self, board: &Board, mv: Move, conts: &Continuations, bonus: i32) {
+    fn reward(&mut self, board: &Board, mv: Move, conts: &HistoryKeys, bonus: i32) {
         gravity(
             &mut self.history[Self::history_index(board, mv, conts.threats)],
             bonus,
@@ -262,7 +262,7 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
-    conts: Continuations,
+    conts: HistoryKeys,
     moves: MoveList,
     scores: [i32; MoveList::CAPACITY],
     /// Next move of the current stage to hand out.
@@ -281,7 +281,7 @@ impl MovePicker {
         tt_move: Move,
         heuristics: &Heuristics,
         ply: usize,
-        conts: &Continuations,
+        conts: &HistoryKeys,
     ) -> Self {
         Self {
             stage: Stage::TtMove,
@@ -311,7 +311,7 @@ impl MovePicker {
             tt_move,
             killers: [Move::NULL; 2],
             counter: Move::NULL,
-            conts: Continuations::default(),
+            conts: HistoryKeys::default(),
             moves: MoveList::new(),
             scores: [0; MoveList::CAPACITY],
             next: 0,
@@ -328,7 +328,7 @@ impl MovePicker {
         tt_move: Move,
         heuristics: &Heuristics,
         ply: usize,
-        conts: &Continuations,
+        conts: &HistoryKeys,
     ) -> Self {
         let mut picker = Self::new(board, tt_move, heuristics, ply, conts);
         picker.stage = Stage::List;
@@ -651,7 +651,7 @@ mod tests {
                 for slot in heuristics.counters.iter_mut() {
                     *slot = pick_old(&mut rng);
                 }
-                let conts = Continuations {
+                let conts = HistoryKeys {
                     keys: [Some((rng.next_u64() % PIECE_TO as u64) as usize), None],
                     threats: opponent_attacks(&board),
                 };
