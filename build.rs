@@ -208,13 +208,10 @@ fn eval_terms(p: &Params) -> String {
          pub static TERM_WEIGHTS: [i32; TERM_COUNT] = {weights:?};\n\
          /// `(name, first index, length)` of every term group, for the tuner.\n\
          pub static TERM_GROUPS: [(&str, usize, usize); {}] = [{}];\n\
-         /// Reachable-square count that scores zero mobility, per piece kind.\n\
-         pub const MOBILITY_CENTER: [i32; 6] = {:?};\n\
          /// King-attack units per attacked king-zone square, per piece kind.\n\
          pub const KING_ATTACK_UNITS: [i32; 6] = {:?};",
         names.len(),
         names.join(", "),
-        p.mobility_center,
         p.king_attack,
     );
     s

@@ -12,8 +12,6 @@
 //! - `[phase]`, `[material]`, `[<piece> mg]`/`[<piece> eg]`: phase weights,
 //!   material and piece-square tables (8 rows of 8, rank 8 first);
 //! - `[terms]`: single named weights, `<name> <mg> <eg>`;
-//! - `[mobility]`: `<piece> <mg> <eg> <center>` (weight per reachable square
-//!   and the count that scores zero);
 //! - `[king attack]`: `<piece> <units>`, king-zone attack units (fixed);
 //! - any other section is a table of weights, rows labelled `mg` and `eg`
 //!   (several rows with the same label are concatenated), exposed under the
@@ -55,10 +53,8 @@ pub struct Params {
     /// `tables[piece] = (mg, eg)`, each indexed by square with A1 = 0.
     pub tables: [([i32; 64], [i32; 64]); 6],
     /// Every other tunable weight group: `[terms]` entries in file order,
-    /// then tables in section-name order, then `MOBILITY`.
+    /// then tables in section-name order.
     pub terms: Vec<Term>,
-    /// Reachable-square count that scores zero mobility, per piece kind.
-    pub mobility_center: [i32; 6],
     /// King-attack units per attacking piece kind.
     pub king_attack: [i32; 6],
 }
@@ -67,7 +63,7 @@ pub struct Params {
 fn is_special(section: &str) -> bool {
     matches!(
         section,
-        "phase" | "material" | "terms" | "mobility" | "king attack"
+        "phase" | "material" | "terms" | "king attack"
     ) || PIECES
         .iter()
         .any(|p| section == format!("{p} mg") || section == format!("{p} eg"))
@@ -163,17 +159,6 @@ pub fn parse(text: &str) -> Result<Params, String> {
             return Err(format!("line {line}: piece has no [phase] weight"));
         }
     }
-    let mut mobility = vec![(0, 0); 6];
-    let mut mobility_center = [0; 6];
-    for (line, piece, row) in by_piece("mobility")? {
-        let [mg, eg, center] = row[..] else {
-            return Err(format!(
-                "line {line}: expected '<piece> <mg> <eg> <center>'"
-            ));
-        };
-        mobility[piece] = (mg, eg);
-        mobility_center[piece] = center;
-    }
     let mut king_attack = [0; 6];
     for (line, piece, row) in by_piece("king attack")? {
         let [units] = row[..] else {
@@ -220,10 +205,6 @@ pub fn parse(text: &str) -> Result<Params, String> {
             values: mg.into_iter().zip(eg).collect(),
         });
     }
-    terms.push(Term {
-        name: "MOBILITY".to_string(),
-        values: mobility,
-    });
 
     let mut tables = [([0; 64], [0; 64]); 6];
     for (p, name) in PIECES.iter().enumerate() {
@@ -249,7 +230,6 @@ pub fn parse(text: &str) -> Result<Params, String> {
         material,
         tables,
         terms,
-        mobility_center,
         king_attack,
     })
 }
@@ -293,15 +273,6 @@ pub fn render(template: &str, params: &Params) -> Result<String, String> {
     set("material", &mut |_, row| {
         let (mg, eg) = params.material[piece_of(row)];
         vec![mg, eg]
-    })?;
-    let mobility = params.term("MOBILITY").ok_or("no MOBILITY term")?;
-    set("mobility", &mut |_, row| {
-        let p = piece_of(row);
-        vec![
-            mobility.values[p].0,
-            mobility.values[p].1,
-            params.mobility_center[p],
-        ]
     })?;
     set("king attack", &mut |_, row| {
         vec![params.king_attack[piece_of(row)]]

@@ -16,6 +16,17 @@ use crate::movegen::{attacks, forward};
 
 include!(concat!(env!("OUT_DIR"), "/eval_terms.rs"));
 
+/// First weight of each piece kind's mobility table, indexed by the number
+/// of reachable squares (pawns and kings have none: never looked up).
+const MOBILITY: [usize; 6] = [
+    usize::MAX,
+    KNIGHT_MOBILITY,
+    BISHOP_MOBILITY,
+    ROOK_MOBILITY,
+    QUEEN_MOBILITY,
+    usize::MAX,
+];
+
 /// Squares attacked by the pawns of `color`.
 fn pawn_attacks(pawns: Bitboard, color: Color) -> u64 {
     let p = pawns.0;
@@ -420,8 +431,8 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
                 PieceKind::Queen => attacked.queens |= seen.0,
                 _ => {}
             }
-            let reach = (seen.0 & area).count_ones() as i32;
-            sink.add(us, MOBILITY + k, reach - MOBILITY_CENTER[k]);
+            let reach = (seen.0 & area).count_ones() as usize;
+            sink.add(us, MOBILITY[k] + reach, 1);
             let zone_hits = (seen & king_zone).count() as i32;
             if zone_hits > 0 {
                 units += KING_ATTACK_UNITS[k] * zone_hits;

@@ -301,6 +301,12 @@ pub fn adam(
     let mut curve = vec![loss(samples, &w, k)];
     let mut gradient = vec![[0.0f64; 2]; WEIGHTS];
     for epoch in 0..options.epochs {
+        // The step size falls linearly from `lr` to a tenth of it by the
+        // last epoch: large steps travel far early, small ones then settle
+        // the weights instead of leaving them jittering by a full step
+        // around the minimum.
+        let progress_share = f64::from(epoch) / f64::from(options.epochs.saturating_sub(1).max(1));
+        let lr = options.lr * (1.0 - 0.9 * progress_share);
         // Fisher-Yates shuffle, reproducible from the seed.
         for i in (1..samples.len()).rev() {
             let j = rng.below(i as u64 + 1) as usize;
@@ -331,7 +337,7 @@ pub fn adam(
                     m[i][h] = beta1 * m[i][h] + (1.0 - beta1) * g;
                     v[i][h] = beta2 * v[i][h] + (1.0 - beta2) * g * g;
                     let update =
-                        options.lr * (m[i][h] / correct1) / ((v[i][h] / correct2).sqrt() + eps);
+                        lr * (m[i][h] / correct1) / ((v[i][h] / correct2).sqrt() + eps);
                     w[i][h] -= update;
                 }
             }

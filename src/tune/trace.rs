@@ -232,7 +232,6 @@ mod tests {
         let back = params_file::parse(&text).unwrap();
         assert_eq!(weights_of(&back), w);
         assert_eq!(back.phase, params.phase);
-        assert_eq!(back.mobility_center, params.mobility_center);
         assert_eq!(back.king_attack, params.king_attack);
         // Comments survive.
         let comments = |t: &str| {
