@@ -61,12 +61,10 @@ pub struct Params {
 
 /// Sections that are not tables of `mg`/`eg` weights.
 fn is_special(section: &str) -> bool {
-    matches!(
-        section,
-        "phase" | "material" | "terms" | "king attack"
-    ) || PIECES
-        .iter()
-        .any(|p| section == format!("{p} mg") || section == format!("{p} eg"))
+    matches!(section, "phase" | "material" | "terms" | "king attack")
+        || PIECES
+            .iter()
+            .any(|p| section == format!("{p} mg") || section == format!("{p} eg"))
 }
 
 fn piece_index(name: &str) -> Result<usize, String> {

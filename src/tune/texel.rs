@@ -42,7 +42,8 @@ pub struct Options {
     pub epochs: u32,
     /// Positions per Adam step.
     pub batch: usize,
-    /// Adam step size in centipawns.
+    /// Adam step size in centipawns in the first epoch; it falls linearly to
+    /// a tenth of this by the last.
     pub lr: f64,
     /// Weight of the game result in the target (1 = result only, 0 = the
     /// search score only).
@@ -336,8 +337,7 @@ pub fn adam(
                     let g = gradient[i][h] / n + 2.0 * options.reg * (w[i][h] - start[i][h]);
                     m[i][h] = beta1 * m[i][h] + (1.0 - beta1) * g;
                     v[i][h] = beta2 * v[i][h] + (1.0 - beta2) * g * g;
-                    let update =
-                        lr * (m[i][h] / correct1) / ((v[i][h] / correct2).sqrt() + eps);
+                    let update = lr * (m[i][h] / correct1) / ((v[i][h] / correct2).sqrt() + eps);
                     w[i][h] -= update;
                 }
             }
