@@ -10,6 +10,7 @@
 //! of view.
 
 pub mod endgame;
+pub mod eval_cache;
 pub mod params_file;
 pub mod pawn_table;
 pub mod psqt;

@@ -11,7 +11,6 @@ use super::params::*;
 use super::see::see_ge;
 use super::tt::Bound;
 use crate::board::{Board, Move, PieceKind};
-use crate::eval::evaluate_with;
 use crate::eval::score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, Score, is_mate};
 use crate::movegen::MoveList;
 
@@ -66,7 +65,7 @@ impl Searcher {
                 return if in_check {
                     DRAW
                 } else {
-                    evaluate_with(board, &mut self.pawns)
+                    self.static_eval(board)
                 };
             }
 
@@ -108,7 +107,7 @@ impl Searcher {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            let raw = evaluate_with(board, &mut self.pawns);
+            let raw = self.static_eval(board);
             self.correction.corrected(board, raw)
         };
         let eval = if in_check {

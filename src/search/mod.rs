@@ -34,6 +34,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Move};
+use crate::eval::eval_cache::EvalCache;
+use crate::eval::evaluate_with;
 use crate::eval::pawn_table::PawnTable;
 use crate::eval::score::{INFINITE, MATE, MAX_PLY, Score, is_mate};
 use crate::movegen::{MoveList, generate_all};
@@ -156,6 +158,8 @@ pub struct Searcher {
     root_ply: usize,
     /// This thread's pawn hash table (never shared between threads).
     pub(crate) pawns: PawnTable,
+    /// This thread's cache of static evaluations (never shared).
+    evals: EvalCache,
     /// This thread's static-evaluation corrections, kept across the
     /// searches of a game.
     correction: CorrectionHistory,
@@ -187,6 +191,7 @@ impl Searcher {
             root_moves: MoveList::new(),
             root_ply: 0,
             pawns: PawnTable::new(),
+            evals: EvalCache::new(),
             correction: CorrectionHistory::new(),
         }
     }
@@ -669,6 +674,19 @@ impl Searcher {
         if self.nodes % CHECK_EVERY == 0 && !self.pondering() && self.time.hard_expired() {
             self.stopped = true;
         }
+    }
+
+    /// The static evaluation of `board` (side to move's view), from this
+    /// thread's evaluation cache when the position was evaluated before.
+    fn static_eval(&mut self, board: &Board) -> Score {
+        let key = board.key().0;
+        if let Some(score) = self.evals.probe(key) {
+            debug_assert_eq!(score, crate::eval::evaluate(board), "stale cached eval");
+            return score;
+        }
+        let score = evaluate_with(board, &mut self.pawns);
+        self.evals.store(key, score);
+        score
     }
 
     /// The history keys of the node `board` at `ply`.

@@ -8,7 +8,6 @@ use super::params::DELTA_MARGIN;
 use super::see::{SEE_VALUES, see_ge};
 use super::tt::Bound;
 use crate::board::{Board, Move};
-use crate::eval::evaluate_with;
 use crate::eval::score::{DRAW, INFINITE, MATE, MAX_PLY, Score, is_mate};
 
 impl Searcher {
@@ -33,7 +32,7 @@ impl Searcher {
             return if in_check {
                 DRAW
             } else {
-                evaluate_with(board, &mut self.pawns)
+                self.static_eval(board)
             };
         }
 
@@ -58,7 +57,7 @@ impl Searcher {
         let stand_pat = if in_check {
             -INFINITE
         } else {
-            let raw = evaluate_with(board, &mut self.pawns);
+            let raw = self.static_eval(board);
             self.correction.corrected(board, raw)
         };
         if stand_pat >= beta {

@@ -1,0 +1,126 @@
+//! A small per-thread cache of static evaluations, keyed by the Zobrist key.
+//!
+//! The search evaluates the same position many times: every iteration of
+//! iterative deepening walks the same tree again, and transpositions meet
+//! in quiescence. The evaluation is a pure function of the position, so a
+//! cached value is always the value evaluation would return; the cache
+//! changes speed, never the search (the node counts stay identical).
+//!
+//! Each entry is one `u64`: the key's upper 48 bits (the lower bits choose
+//! the slot) and the side-to-move score in the lower 16. An empty slot holds
+//! the score `i16::MIN`, which no evaluation produces (scores are clamped to
+//! ±[`MAX_EVAL`]), so it never answers a probe.
+
+use super::score::{MAX_EVAL, Score};
+
+/// The score bits of an empty slot: outside the evaluation's range.
+const EMPTY: u64 = i16::MIN as u16 as u64;
+
+/// A direct-mapped table of static evaluations.
+#[derive(Clone, Debug)]
+pub struct EvalCache {
+    entries: Vec<u64>,
+}
+
+impl EvalCache {
+    /// Number of slots (a power of two): 1 MiB per search thread.
+    pub const ENTRIES: usize = 1 << 17;
+
+    /// An empty cache.
+    pub fn new() -> Self {
+        EvalCache {
+            entries: vec![EMPTY; Self::ENTRIES],
+        }
+    }
+
+    /// The cached side-to-move evaluation of the position with `key`.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Score> {
+        let entry = self.entries[Self::slot(key)];
+        let score_bits = entry as u16;
+        (entry >> 16 == key >> 16 && u64::from(score_bits) != EMPTY)
+            .then_some(Score::from(score_bits as i16))
+    }
+
+    /// Remembers `score`, the side-to-move evaluation of the position with
+    /// `key`.
+    #[inline]
+    pub fn store(&mut self, key: u64, score: Score) {
+        debug_assert!(score.abs() <= MAX_EVAL);
+        let slot = Self::slot(key);
+        self.entries[slot] = (key >> 16) << 16 | u64::from(score as i16 as u16);
+    }
+
+    /// Empties the cache.
+    pub fn clear(&mut self) {
+        self.entries.fill(EMPTY);
+    }
+
+    #[inline]
+    fn slot(key: u64) -> usize {
+        (key as usize) & (Self::ENTRIES - 1)
+    }
+}
+
+impl Default for EvalCache {
+    fn default() -> Self {
+        EvalCache::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::eval::evaluate;
+    use crate::movegen::{MoveList, generate_all};
+
+    #[test]
+    fn an_empty_cache_answers_nothing() {
+        let cache = EvalCache::new();
+        for key in [
+            0u64,
+            1,
+            u64::MAX,
+            0xFFFF_0000_0000_0000,
+            0x1234_5678_9abc_def0,
+        ] {
+            assert_eq!(cache.probe(key), None, "{key:#x}");
+        }
+    }
+
+    #[test]
+    fn stored_scores_come_back_and_other_keys_miss() {
+        let mut cache = EvalCache::new();
+        for score in [0, 1, -1, MAX_EVAL, -MAX_EVAL, 123, -4567] {
+            let key = 0xDEAD_BEEF_0000_0000 ^ (score as u64);
+            cache.store(key, score);
+            assert_eq!(cache.probe(key), Some(score));
+            // Same slot, different upper bits: a miss, not a wrong score.
+            assert_eq!(cache.probe(key ^ (1 << 40)), None);
+        }
+        cache.clear();
+        assert_eq!(cache.probe(0xDEAD_BEEF_0000_0000), None);
+    }
+
+    #[test]
+    fn cached_scores_equal_fresh_evaluations() {
+        let mut cache = EvalCache::new();
+        let mut board = Board::from_fen(crate::board::STARTPOS).expect("valid FEN");
+        for ply in 0..200 {
+            let key = board.key().0;
+            let fresh = evaluate(&board);
+            if let Some(cached) = cache.probe(key) {
+                assert_eq!(cached, fresh, "{board}");
+            }
+            cache.store(key, fresh);
+            assert_eq!(cache.probe(key), Some(fresh), "{board}");
+            let mut moves = MoveList::new();
+            generate_all(&board, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            board.make_move(moves[(ply * 5 + 1) % moves.len()]);
+        }
+    }
+}
