@@ -54,11 +54,26 @@ impl Searcher {
 
         // Step 2. Stand pat: the side to move may decline every capture
         // (not when in check, where it must answer the check).
+        // A stored score whose bound points the right way is a better
+        // estimate than the static evaluation (as in the main search).
         let stand_pat = if in_check {
             -INFINITE
         } else {
             let raw = self.static_eval(board);
-            self.correction.corrected(board, raw)
+            let static_eval = self.correction.corrected(board, raw);
+            match tt_hit {
+                Some(h)
+                    if !is_mate(h.score)
+                        && match h.bound {
+                            Bound::Exact => true,
+                            Bound::Lower => h.score > static_eval,
+                            Bound::Upper => h.score < static_eval,
+                        } =>
+                {
+                    h.score
+                }
+                _ => static_eval,
+            }
         };
         if stand_pat >= beta {
             return stand_pat;
