@@ -237,7 +237,8 @@ fn kbnk(board: &Board, strong: Color) -> Score {
         .sum::<i32>();
     KNOWN_WIN
         + material_eg(board, strong)
-        + 40 * (2 * (14 - to_corner) + centre_distance(lone_king))
+        + 120 * (14 - to_corner)
+        + 20 * centre_distance(lone_king)
         + kings_close(board, strong)
         + knight_close
 }
