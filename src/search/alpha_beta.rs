@@ -9,7 +9,7 @@ use super::Searcher;
 use super::ordering::{MoveKind, MovePicker, Picked, piece_to};
 use super::params::*;
 use super::see::see_ge;
-use super::tt::Bound;
+use super::tt::{Bound, refine_with_tt};
 use crate::board::{Board, Move, PieceKind};
 use crate::eval::score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, Score, is_mate};
 use crate::movegen::MoveList;
@@ -113,19 +113,7 @@ impl Searcher {
         let eval = if in_check {
             -INFINITE
         } else {
-            match tt_hit {
-                Some(h)
-                    if !is_mate(h.score)
-                        && match h.bound {
-                            Bound::Exact => true,
-                            Bound::Lower => h.score > static_eval,
-                            Bound::Upper => h.score < static_eval,
-                        } =>
-                {
-                    h.score
-                }
-                _ => static_eval,
-            }
+            refine_with_tt(static_eval, tt_hit)
         };
         self.frames[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;

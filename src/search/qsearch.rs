@@ -6,7 +6,7 @@ use super::Searcher;
 use super::ordering::{MovePicker, Picked};
 use super::params::DELTA_MARGIN;
 use super::see::{SEE_VALUES, see_ge};
-use super::tt::Bound;
+use super::tt::{Bound, refine_with_tt};
 use crate::board::{Board, Move};
 use crate::eval::score::{DRAW, INFINITE, MATE, MAX_PLY, Score, is_mate};
 
@@ -61,19 +61,7 @@ impl Searcher {
         } else {
             let raw = self.static_eval(board);
             let static_eval = self.correction.corrected(board, raw);
-            match tt_hit {
-                Some(h)
-                    if !is_mate(h.score)
-                        && match h.bound {
-                            Bound::Exact => true,
-                            Bound::Lower => h.score > static_eval,
-                            Bound::Upper => h.score < static_eval,
-                        } =>
-                {
-                    h.score
-                }
-                _ => static_eval,
-            }
+            refine_with_tt(static_eval, tt_hit)
         };
         if stand_pat >= beta {
             return stand_pat;

@@ -37,7 +37,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use crate::eval::score::{MATE_BOUND, Score};
+use crate::eval::score::{MATE_BOUND, Score, is_mate};
 
 /// How a stored score relates to the true value of the position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +61,27 @@ pub struct TtHit {
     pub depth: i32,
     /// Bound type of the score.
     pub bound: Bound,
+}
+
+/// `static_eval` refined by a stored search result: the stored score when its
+/// bound says the true value lies beyond the static evaluation in the
+/// stored direction (a lower bound above it, an upper bound below it, or an
+/// exact score), which a search found and the static evaluation did not.
+/// Mate scores are left out: they depend on the path.
+pub fn refine_with_tt(static_eval: Score, hit: Option<TtHit>) -> Score {
+    match hit {
+        Some(h)
+            if !is_mate(h.score)
+                && match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score > static_eval,
+                    Bound::Upper => h.score < static_eval,
+                } =>
+        {
+            h.score
+        }
+        _ => static_eval,
+    }
 }
 
 const ENTRIES_PER_BUCKET: usize = 4;
