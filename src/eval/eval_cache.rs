@@ -9,7 +9,8 @@
 //! Each entry is one `u64`: the key's upper 48 bits (the lower bits choose
 //! the slot) and the side-to-move score in the lower 16. An empty slot holds
 //! the score `i16::MIN`, which no evaluation produces (scores are clamped to
-//! ±[`MAX_EVAL`]), so it never answers a probe.
+//! ±[`MAX_EVAL`]), so it never answers a probe. Nothing ever needs
+//! clearing: the weights are compiled in, so a stored score never goes stale.
 
 use super::score::{MAX_EVAL, Score};
 
@@ -49,11 +50,6 @@ impl EvalCache {
         debug_assert!(score.abs() <= MAX_EVAL);
         let slot = Self::slot(key);
         self.entries[slot] = (key >> 16) << 16 | u64::from(score as i16 as u16);
-    }
-
-    /// Empties the cache.
-    pub fn clear(&mut self) {
-        self.entries.fill(EMPTY);
     }
 
     #[inline]
@@ -99,8 +95,6 @@ mod tests {
             // Same slot, different upper bits: a miss, not a wrong score.
             assert_eq!(cache.probe(key ^ (1 << 40)), None);
         }
-        cache.clear();
-        assert_eq!(cache.probe(0xDEAD_BEEF_0000_0000), None);
     }
 
     #[test]
