@@ -375,11 +375,7 @@ impl Searcher {
         if !in_check
             && (best_move.is_null() || best_move.is_quiet())
             && !is_mate(best_score)
-            && match bound {
-                Bound::Exact => true,
-                Bound::Lower => best_score > static_eval,
-                Bound::Upper => best_score < static_eval,
-            }
+            && bound.beyond(best_score, static_eval)
         {
             self.correction
                 .update(board, depth, static_eval, best_score);

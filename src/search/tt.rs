@@ -50,6 +50,19 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// Whether a score with this bound shows the true value beyond
+    /// `estimate` in the direction the bound is sure of: a lower bound above
+    /// it, an upper bound below it, or any exact score.
+    pub fn beyond(self, score: Score, estimate: Score) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score > estimate,
+            Bound::Upper => score < estimate,
+        }
+    }
+}
+
 /// One probe result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtHit {
@@ -70,16 +83,7 @@ pub struct TtHit {
 /// Mate scores are left out: they depend on the path.
 pub fn refine_with_tt(static_eval: Score, hit: Option<TtHit>) -> Score {
     match hit {
-        Some(h)
-            if !is_mate(h.score)
-                && match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.score > static_eval,
-                    Bound::Upper => h.score < static_eval,
-                } =>
-        {
-            h.score
-        }
+        Some(h) if !is_mate(h.score) && h.bound.beyond(h.score, static_eval) => h.score,
         _ => static_eval,
     }
 }
