@@ -269,7 +269,7 @@ impl Searcher {
             board.make_move(mv);
             searched += 1;
             let gives_check = board.in_check();
-            let new_depth = depth - 1 + extension;
+            let mut new_depth = depth - 1 + extension;
 
             // Step 15. Principal variation search with late-move reductions:
             // the first move gets the full window; later ones must first
@@ -296,16 +296,22 @@ impl Searcher {
                     reduction -= history / 8000;
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
-                let mut score = -self.negamax(
-                    board,
-                    -alpha - 1,
-                    -alpha,
-                    new_depth - reduction,
-                    ply + 1,
-                    true,
-                );
+                let new_depth_reduced = new_depth - reduction;
+                let mut score =
+                    -self.negamax(board, -alpha - 1, -alpha, new_depth_reduced, ply + 1, true);
                 if score > alpha && reduction > 0 {
-                    score = -self.negamax(board, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    // The reduced search beat alpha. How far it beat the
+                    // best score so far says how deep to verify: a large
+                    // margin earns a ply more than planned, a bare one a
+                    // ply less.
+                    let deeper =
+                        score > best_score + LMR_DEEPER_MARGIN + LMR_DEEPER_PER_PLY * reduction;
+                    let shallower = score < best_score + new_depth;
+                    new_depth += i32::from(deeper) - i32::from(shallower);
+                    if new_depth > new_depth_reduced {
+                        score =
+                            -self.negamax(board, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    }
                 }
                 if score > alpha && pv_node {
                     score = -self.negamax(board, -beta, -alpha, new_depth, ply + 1, false);

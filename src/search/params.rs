@@ -55,6 +55,13 @@ pub const LMR_DIVISOR_CENTI: i32 = 225;
 /// Late-move reductions: minimum remaining depth.
 pub const LMR_MIN_DEPTH: i32 = 3;
 
+/// Late-move reductions: a reduced search that beats the best score so far
+/// by more than this (cp) plus `LMR_DEEPER_PER_PLY` per ply of reduction is
+/// re-searched one ply deeper than planned.
+pub const LMR_DEEPER_MARGIN: i32 = 50;
+/// Late-move reductions: see `LMR_DEEPER_MARGIN`.
+pub const LMR_DEEPER_PER_PLY: i32 = 10;
+
 /// Internal iterative reduction: minimum depth at which a node without a TT
 /// move is searched one ply shallower.
 pub const IIR_MIN_DEPTH: i32 = 4;
