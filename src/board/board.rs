@@ -80,6 +80,10 @@ pub struct Board {
     pub(crate) pawn_key: Key,
     /// Material signature, kept in the placement helpers (reversible).
     pub(crate) material: Material,
+    /// `[color]`: XOR of the Zobrist piece-square keys of that colour's
+    /// pieces other than pawns (king included), kept in the placement
+    /// helpers (reversible). Keys the non-pawn correction history.
+    pub(crate) non_pawn_keys: [Key; 2],
     pub(crate) history: Vec<State>,
     // EVAL HOOK: incrementally updated evaluation terms (e.g. a PSQT
     // accumulator) go here; update them in `put_piece`, `remove_piece` and
@@ -105,6 +109,7 @@ impl PartialEq for Board {
             && self.key == other.key
             && self.pawn_key == other.pawn_key
             && self.material == other.material
+            && self.non_pawn_keys == other.non_pawn_keys
     }
 }
 
@@ -136,6 +141,7 @@ impl Board {
             key: Key(0),
             pawn_key: Key(0),
             material: Material::BARE_KINGS,
+            non_pawn_keys: [Key(0); 2],
             history: Vec::with_capacity(512),
             psqt: 0,
         }
@@ -321,6 +327,28 @@ impl Board {
         Key(key)
     }
 
+    /// The key of `color`'s pieces other than pawns (equals
+    /// [`compute_non_pawn_key`](Board::compute_non_pawn_key)).
+    #[inline]
+    pub fn non_pawn_key(&self, color: Color) -> Key {
+        self.non_pawn_keys[color.index()]
+    }
+
+    /// The key of `color`'s pieces other than pawns, computed from scratch.
+    pub fn compute_non_pawn_key(&self, color: Color) -> Key {
+        let mut key = 0;
+        for kind in PieceKind::ALL {
+            if kind == PieceKind::Pawn {
+                continue;
+            }
+            let piece = Piece::new(color, kind);
+            for square in self.pieces(color, kind) {
+                key ^= zobrist::piece(piece, square);
+            }
+        }
+        Key(key)
+    }
+
     /// The pawn key computed from scratch.
     pub fn compute_pawn_key(&self) -> Key {
         let mut key = 0;
@@ -397,6 +425,7 @@ impl Board {
         self.by_kind[piece.kind().index()] ^= bb;
         self.mailbox[square.index()] = Some(piece);
         self.material = self.material.with(piece);
+        self.toggle_non_pawn_key(piece, square);
         // EVAL HOOK: add `piece` on `square` to incremental terms.
         self.psqt = self.psqt.wrapping_add(psqt_entry(piece, square));
     }
@@ -409,8 +438,17 @@ impl Board {
         self.by_kind[piece.kind().index()] ^= bb;
         self.mailbox[square.index()] = None;
         self.material = self.material.without(piece);
+        self.toggle_non_pawn_key(piece, square);
         // EVAL HOOK: remove `piece` on `square` from incremental terms.
         self.psqt = self.psqt.wrapping_sub(psqt_entry(piece, square));
+    }
+
+    /// Adds or removes `piece` on `square` in its colour's non-pawn key.
+    #[inline(always)]
+    fn toggle_non_pawn_key(&mut self, piece: Piece, square: Square) {
+        if piece.kind() != PieceKind::Pawn {
+            self.non_pawn_keys[piece.color().index()].0 ^= zobrist::piece(piece, square);
+        }
     }
 
     /// Moves `piece` from `from` to the empty square `to`.
@@ -421,6 +459,8 @@ impl Board {
         self.by_kind[piece.kind().index()] ^= bb;
         self.mailbox[from.index()] = None;
         self.mailbox[to.index()] = Some(piece);
+        self.toggle_non_pawn_key(piece, from);
+        self.toggle_non_pawn_key(piece, to);
         // EVAL HOOK: move `piece` from `from` to `to` in incremental terms.
         self.psqt = self
             .psqt

@@ -239,6 +239,13 @@ impl Board {
             Material::of_board(self),
             "material {when} {mv}"
         );
+        for color in Color::ALL {
+            debug_assert_eq!(
+                self.non_pawn_key(color),
+                self.compute_non_pawn_key(color),
+                "{color:?} non-pawn key {when} {mv}"
+            );
+        }
     }
 
     /// What unmake will need, before `mv` changes anything.

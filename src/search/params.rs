@@ -93,7 +93,9 @@ pub const TIME_MAX_SHARE_PERCENT: u64 = 40;
 
 /// Correction history: entries are kept in 1/`CORRECTION_GRAIN` centipawns.
 pub const CORRECTION_GRAIN: i32 = 256;
-/// Correction history: the largest correction, 32 centipawns (in grains).
+/// Correction history: the largest entry, 32 centipawns (in grains). The
+/// correction applied is the pawn entry plus the mean of the two non-pawn
+/// entries, so at most twice this.
 pub const CORRECTION_LIMIT: i32 = 32 * CORRECTION_GRAIN;
 /// Correction history: the weight (out of 256) of one new result is
 /// `(depth + 1)²`, at most this.
