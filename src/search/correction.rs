@@ -65,7 +65,8 @@ impl CorrectionHistory {
     }
 
     /// `static_eval` of `board` shifted by the correction of its pawn
-    /// structure, kept clear of the mate range.
+    /// structure plus the mean correction of the two sides' non-pawn
+    /// placements, kept clear of the mate range.
     pub fn corrected(&self, board: &Board, static_eval: Score) -> Score {
         let non_pawn = self.non_pawn[0][Self::non_pawn_index(board, Color::White)]
             + self.non_pawn[1][Self::non_pawn_index(board, Color::Black)];
@@ -74,7 +75,8 @@ impl CorrectionHistory {
     }
 
     /// Folds `score − static_eval` of a node searched `depth` plies deep
-    /// into the average of its pawn structure; deeper results weigh more.
+    /// into the averages of its pawn structure and of each side's non-pawn
+    /// placement; deeper results weigh more.
     /// (`depth` is at most `MAX_PLY`, so nothing here can overflow.)
     pub fn update(&mut self, board: &Board, depth: i32, static_eval: Score, score: Score) {
         let target = (score - static_eval) * CORRECTION_GRAIN;
