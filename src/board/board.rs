@@ -336,29 +336,25 @@ impl Board {
 
     /// The key of `color`'s pieces other than pawns, computed from scratch.
     pub fn compute_non_pawn_key(&self, color: Color) -> Key {
-        let mut key = 0;
-        for kind in PieceKind::ALL {
-            if kind == PieceKind::Pawn {
-                continue;
-            }
-            let piece = Piece::new(color, kind);
-            for square in self.pieces(color, kind) {
-                key ^= zobrist::piece(piece, square);
-            }
-        }
-        Key(key)
+        Key(PieceKind::ALL
+            .into_iter()
+            .filter(|&kind| kind != PieceKind::Pawn)
+            .fold(0, |key, kind| key ^ self.placement_key(color, kind)))
     }
 
     /// The pawn key computed from scratch.
     pub fn compute_pawn_key(&self) -> Key {
-        let mut key = 0;
-        for color in Color::ALL {
-            let pawn = Piece::new(color, PieceKind::Pawn);
-            for square in self.pieces(color, PieceKind::Pawn) {
-                key ^= zobrist::piece(pawn, square);
-            }
-        }
-        Key(key)
+        Key(self.placement_key(Color::White, PieceKind::Pawn)
+            ^ self.placement_key(Color::Black, PieceKind::Pawn))
+    }
+
+    /// XOR of the Zobrist piece-square keys of `color`'s pieces of `kind`:
+    /// the building block of the pawn and non-pawn keys.
+    fn placement_key(&self, color: Color, kind: PieceKind) -> u64 {
+        let piece = Piece::new(color, kind);
+        self.pieces(color, kind)
+            .into_iter()
+            .fold(0, |key, square| key ^ zobrist::piece(piece, square))
     }
 
     // ----- attacks -------------------------------------------------------

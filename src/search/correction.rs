@@ -16,7 +16,7 @@
 //! applied is the pawn entry plus the mean of the two non-pawn entries.
 
 use super::params::{CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_MAX_WEIGHT};
-use crate::board::{Board, Color};
+use crate::board::{Board, Color, Key};
 use crate::eval::score::{MAX_EVAL, Score};
 
 /// Slots per side to move (a power of two).
@@ -56,12 +56,17 @@ impl CorrectionHistory {
         }
     }
 
+    /// The slot of `key` in the half of a table for `board`'s side to move.
+    fn slot(board: &Board, key: Key) -> usize {
+        board.side_to_move().index() * SLOTS + (key.0 as usize & (SLOTS - 1))
+    }
+
     fn index(board: &Board) -> usize {
-        board.side_to_move().index() * SLOTS + (board.pawn_key().0 as usize & (SLOTS - 1))
+        Self::slot(board, board.pawn_key())
     }
 
     fn non_pawn_index(board: &Board, color: Color) -> usize {
-        board.side_to_move().index() * SLOTS + (board.non_pawn_key(color).0 as usize & (SLOTS - 1))
+        Self::slot(board, board.non_pawn_key(color))
     }
 
     /// `static_eval` of `board` shifted by the correction of its pawn
