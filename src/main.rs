@@ -25,6 +25,7 @@ fn main() -> ExitCode {
         Some("bench") => bench_command(&args[1..]),
         Some("datagen") => datagen_command(&args[1..]),
         Some("tune") => tune_command(&args[1..]),
+        Some("label") => label_command(&args[1..]),
         Some("xboard") => {
             kiln::xboard::run_stdio();
             ExitCode::SUCCESS
@@ -140,6 +141,32 @@ fn tune_command(args: &[String]) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("kiln tune: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `kiln label ...`: training positions re-scored by another UCI engine
+/// (see [`kiln::tune::label`]).
+fn label_command(args: &[String]) -> ExitCode {
+    use kiln::tune::label::{Options, USAGE, run};
+    let options = match Options::parse(args) {
+        Ok(options) => options,
+        Err(err) => {
+            eprintln!("kiln label: {err}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&options) {
+        Ok(summary) => {
+            eprintln!(
+                "kiln label: wrote {} positions to {} ({} skipped: malformed, or no score)",
+                summary.labelled, options.out, summary.skipped
+            );
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("kiln label: {err}");
             ExitCode::FAILURE
         }
     }
