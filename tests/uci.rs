@@ -699,3 +699,50 @@ fn go_nodes_is_deterministic_with_one_thread() {
     assert!(runs[0].len() > 3, "{:?}", runs[0]);
     assert_eq!(runs[0], runs[1]);
 }
+
+/// `kiln label` drives a UCI engine (Kiln itself here) over datagen lines
+/// and writes White's-view scores in the input's order.
+#[test]
+fn label_rescores_positions_with_a_uci_engine() {
+    let dir = std::env::temp_dir().join(format!("kiln-label-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (data, out) = (dir.join("data.txt"), dir.join("out.txt"));
+    // White a queen up with White to move, the same with Black to move
+    // (Black a queen up), and a malformed line.
+    let lines = [
+        "4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 1.0 | 0",
+        "3qk3/8/8/8/8/8/8/4K3 w - - 0 1 | 0.0 | 0",
+        "4k3/8/8/8/8/8/8/3QK3 b - - 0 1 | 1.0 | 0",
+        "not a position",
+        "4k3/8/8/8/8/8/8/3QK4 w - - 0 1 | 1.0 | 0",
+    ];
+    std::fs::write(&data, lines.join("\n")).expect("write data");
+    let output = Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .args(["label", "--depth", "3", "--threads", "2", "--engine"])
+        .arg(env!("CARGO_BIN_EXE_kiln"))
+        .arg("--data")
+        .arg(&data)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("run kiln label");
+    assert!(output.status.success(), "{output:?}");
+    let written = std::fs::read_to_string(&out).expect("output");
+    let scores: Vec<i32> = written
+        .lines()
+        .map(|l| l.rsplit('|').next().unwrap().trim().parse().unwrap())
+        .collect();
+    assert_eq!(written.lines().count(), 3, "{written}");
+    assert!(
+        written
+            .lines()
+            .zip(lines)
+            .all(|(w, l)| w.starts_with(&l[..20]))
+    );
+    assert!(
+        scores[0] > 500 && scores[1] < -500 && scores[2] > 500,
+        "{scores:?}"
+    );
+    assert!(String::from_utf8_lossy(&output.stderr).contains("2 skipped"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

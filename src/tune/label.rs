@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::datagen::number;
+use crate::board::Board;
 
 /// Usage text of `kiln label`.
 pub const USAGE: &str = "usage: kiln label --data <file> --out <file> --engine <path> \
@@ -82,7 +83,7 @@ impl Options {
 }
 
 /// How many lines were labelled and how many could not be (malformed
-/// lines, or positions the engine returned no score for); the latter are
+/// lines or FENs, or positions the engine returned no score for); the latter are
 /// left out of the output.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
@@ -260,6 +261,12 @@ fn label_chunk(
             labelled.push(None);
             continue;
         };
+        // Checked here: an engine given a bad FEN may crash, or quietly
+        // search some other position.
+        if Board::from_fen(fen).is_err() {
+            labelled.push(None);
+            continue;
+        }
         let white_to_move = fen.split_whitespace().nth(1) == Some("w");
         let label = engine.score(fen, options.depth)?.map(|score| {
             let white = if white_to_move { score } else { -score };
