@@ -387,9 +387,7 @@ fn play_game(
 mod tests {
     use super::*;
 
-    fn args(text: &str) -> Vec<String> {
-        text.split_whitespace().map(String::from).collect()
-    }
+    use crate::tune::split_args as args;
 
     #[test]
     fn options_parse_and_reject_bad_input() {

@@ -282,9 +282,7 @@ fn label_chunk(
 mod tests {
     use super::*;
 
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
+    use crate::tune::split_args as args;
 
     #[test]
     fn options_parse_and_reject() {

@@ -7,3 +7,9 @@ pub mod datagen;
 pub mod label;
 pub mod texel;
 pub mod trace;
+
+/// Splits a command line on whitespace, as the tools' option tests need.
+#[cfg(test)]
+pub(crate) fn split_args(text: &str) -> Vec<String> {
+    text.split_whitespace().map(String::from).collect()
+}

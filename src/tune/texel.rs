@@ -431,9 +431,7 @@ pub fn run(options: &Options) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    fn args(text: &str) -> Vec<String> {
-        text.split_whitespace().map(String::from).collect()
-    }
+    use crate::tune::split_args as args;
 
     #[test]
     fn options_reject_bad_input() {
