@@ -83,8 +83,8 @@ impl Options {
 }
 
 /// How many lines were labelled and how many could not be (malformed
-/// lines or FENs, or positions the engine returned no score for); the latter are
-/// left out of the output.
+/// lines or FENs, or positions the engine returned no score for); the
+/// latter are left out of the output.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
     /// Lines written with the engine's score.
@@ -206,8 +206,7 @@ impl Engine {
         let mut score = None;
         loop {
             let line = self.read_line()?;
-            let mut words = line.split_whitespace();
-            match words.next() {
+            match line.split_whitespace().next() {
                 Some("bestmove") => return Ok(score),
                 Some("info") => {
                     if let Some(s) = parse_score(&line) {
