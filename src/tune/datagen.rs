@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use super::options::{flag_values, number};
 use crate::board::{Board, Color, STARTPOS};
 use crate::eval::score::{MATE_BOUND, Score};
 use crate::movegen::{MoveList, generate_all};
@@ -71,22 +72,17 @@ impl Options {
             hash_mib: 16,
         };
         let mut out = None;
-        let mut iter = args.iter();
-        while let Some(flag) = iter.next() {
-            let mut value = || {
-                iter.next()
-                    .ok_or_else(|| format!("option '{flag}' needs a value"))
-            };
-            match flag.as_str() {
-                "--out" => out = Some(value()?.clone()),
-                "--games" => options.games = Some(number(flag, value()?, 1, u64::MAX)?),
-                "--positions" => options.positions = Some(number(flag, value()?, 1, u64::MAX)?),
-                "--nodes" => options.nodes = number(flag, value()?, 1, 100_000_000)?,
-                "--seed" => options.seed = number(flag, value()?, 0, u64::MAX)?,
-                "--threads" => options.threads = number(flag, value()?, 1, 256)? as usize,
-                "--openings" => options.openings = Some(value()?.clone()),
-                "--random-plies" => options.random_plies = number(flag, value()?, 0, 200)? as u32,
-                "--hash" => options.hash_mib = number(flag, value()?, 1, 65_536)?,
+        for (flag, value) in flag_values(args) {
+            match flag {
+                "--out" => out = Some(value?.to_string()),
+                "--games" => options.games = Some(number(flag, value?, 1, u64::MAX)?),
+                "--positions" => options.positions = Some(number(flag, value?, 1, u64::MAX)?),
+                "--nodes" => options.nodes = number(flag, value?, 1, 100_000_000)?,
+                "--seed" => options.seed = number(flag, value?, 0, u64::MAX)?,
+                "--threads" => options.threads = number(flag, value?, 1, 256)? as usize,
+                "--openings" => options.openings = Some(value?.to_string()),
+                "--random-plies" => options.random_plies = number(flag, value?, 0, 200)? as u32,
+                "--hash" => options.hash_mib = number(flag, value?, 1, 65_536)?,
                 other => return Err(format!("unknown option '{other}'")),
             }
         }
@@ -95,16 +91,6 @@ impl Options {
             return Err("give --games <n> or --positions <n>".into());
         }
         Ok(options)
-    }
-}
-
-/// Parses `text` as a number in `min..=max` for option `flag`.
-pub(crate) fn number(flag: &str, text: &str, min: u64, max: u64) -> Result<u64, String> {
-    match text.parse::<u64>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "bad value '{text}' for {flag}: expected a number {min}-{max}"
-        )),
     }
 }
 

@@ -19,7 +19,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::datagen::number;
+use super::options::{flag_values, number};
 use crate::board::Board;
 
 /// Usage text of `kiln label`.
@@ -59,19 +59,14 @@ impl Options {
             threads: 1,
             hash_mib: 16,
         };
-        let mut iter = args.iter();
-        while let Some(flag) = iter.next() {
-            let mut value = || {
-                iter.next()
-                    .ok_or_else(|| format!("option '{flag}' needs a value"))
-            };
-            match flag.as_str() {
-                "--data" => data = Some(value()?.clone()),
-                "--out" => out = Some(value()?.clone()),
-                "--engine" => engine = Some(value()?.clone()),
-                "--depth" => options.depth = number(flag, value()?, 1, 64)?,
-                "--threads" => options.threads = number(flag, value()?, 1, 256)? as usize,
-                "--hash" => options.hash_mib = number(flag, value()?, 1, 65_536)?,
+        for (flag, value) in flag_values(args) {
+            match flag {
+                "--data" => data = Some(value?.to_string()),
+                "--out" => out = Some(value?.to_string()),
+                "--engine" => engine = Some(value?.to_string()),
+                "--depth" => options.depth = number(flag, value?, 1, 64)?,
+                "--threads" => options.threads = number(flag, value?, 1, 256)? as usize,
+                "--hash" => options.hash_mib = number(flag, value?, 1, 65_536)?,
                 other => return Err(format!("unknown option '{other}'")),
             }
         }

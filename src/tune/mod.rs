@@ -1,10 +1,12 @@
 //! Tools that improve the evaluation offline: self-play data generation
 //! ([`datagen`]), re-scoring its positions with a stronger engine
 //! ([`label`]), the evaluation as a linear function of its weights
-//! ([`trace`]) and Texel tuning ([`texel`]).
+//! ([`trace`]) and Texel tuning ([`texel`]); `options` parses their
+//! `--flag value` arguments.
 
 pub mod datagen;
 pub mod label;
+mod options;
 pub mod texel;
 pub mod trace;
 

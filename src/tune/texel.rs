@@ -19,7 +19,7 @@
 use std::io::{BufRead, BufReader};
 use std::time::Instant;
 
-use super::datagen::number;
+use super::options::{flag_values, fraction, number};
 use super::trace::{self, MATERIAL, Trace, WEIGHTS};
 use crate::board::{Board, PieceKind};
 use crate::eval::endgame::{self, SCALE_NORMAL, Verdict};
@@ -76,29 +76,18 @@ impl Options {
             seed: 1,
         };
         let mut out = None;
-        let mut iter = args.iter();
-        while let Some(flag) = iter.next() {
-            let mut value = || {
-                iter.next()
-                    .ok_or_else(|| format!("option '{flag}' needs a value"))
-            };
-            let fraction = |text: &str, min: f64, max: f64| match text.parse::<f64>() {
-                Ok(x) if (min..=max).contains(&x) => Ok(x),
-                _ => Err(format!(
-                    "bad value '{text}' for {flag}: expected a number {min}-{max}"
-                )),
-            };
-            match flag.as_str() {
-                "--data" => o.data.push(value()?.clone()),
-                "--out" => out = Some(value()?.clone()),
-                "--epochs" => o.epochs = number(flag, value()?, 0, 100_000)? as u32,
-                "--batch" => o.batch = number(flag, value()?, 1, 100_000_000)? as usize,
-                "--lr" => o.lr = fraction(value()?, 1e-6, 1000.0)?,
-                "--lambda" => o.lambda = fraction(value()?, 0.0, 1.0)?,
-                "--reg" => o.reg = fraction(value()?, 0.0, 1.0)?,
-                "--holdout" => o.holdout = fraction(value()?, 0.0, 0.5)?,
-                "--limit" => o.limit = Some(number(flag, value()?, 1, u64::MAX)? as usize),
-                "--seed" => o.seed = number(flag, value()?, 0, u64::MAX)?,
+        for (flag, value) in flag_values(args) {
+            match flag {
+                "--data" => o.data.push(value?.to_string()),
+                "--out" => out = Some(value?.to_string()),
+                "--epochs" => o.epochs = number(flag, value?, 0, 100_000)? as u32,
+                "--batch" => o.batch = number(flag, value?, 1, 100_000_000)? as usize,
+                "--lr" => o.lr = fraction(flag, value?, 1e-6, 1000.0)?,
+                "--lambda" => o.lambda = fraction(flag, value?, 0.0, 1.0)?,
+                "--reg" => o.reg = fraction(flag, value?, 0.0, 1.0)?,
+                "--holdout" => o.holdout = fraction(flag, value?, 0.0, 0.5)?,
+                "--limit" => o.limit = Some(number(flag, value?, 1, u64::MAX)? as usize),
+                "--seed" => o.seed = number(flag, value?, 0, u64::MAX)?,
                 other => return Err(format!("unknown option '{other}'")),
             }
         }
