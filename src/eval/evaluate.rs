@@ -46,6 +46,48 @@ pub fn trace_terms<S: Sink>(board: &Board, sink: &mut S) {
     terms::piece_terms(board, &pawns, sink);
 }
 
+/// One evaluation term group's contribution to a position (see
+/// [`term_breakdown`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TermShare {
+    /// The group's name in `src/eval/params.txt`.
+    pub name: &'static str,
+    /// White's packed `S(mg, eg)` sum over the group's weights.
+    pub white: i32,
+    /// Black's packed sum (from Black's side: positive is good for Black).
+    pub black: i32,
+}
+
+/// Every term group that contributes to `board`'s evaluation beyond the
+/// piece-square tables, with each side's packed sum, in parameter-file
+/// order: what the UCI `eval` command prints, to see which terms disagree
+/// with a stronger engine's judgement.
+pub fn term_breakdown(board: &Board) -> Vec<TermShare> {
+    /// Records each side's count of every term weight.
+    struct Counts([Vec<i32>; 2]);
+    impl Sink for Counts {
+        fn add(&mut self, color: Color, index: usize, count: i32) {
+            self.0[color.index()][index] += count;
+        }
+    }
+    let mut counts = Counts([vec![0; terms::TERM_COUNT], vec![0; terms::TERM_COUNT]]);
+    trace_terms(board, &mut counts);
+    let side_sum = |side: &[i32], start: usize, len: usize| -> i32 {
+        (start..start + len).fold(0i32, |sum, i| {
+            sum.wrapping_add(terms::TERM_WEIGHTS[i].wrapping_mul(side[i]))
+        })
+    };
+    terms::TERM_GROUPS
+        .iter()
+        .map(|&(name, start, len)| TermShare {
+            name,
+            white: side_sum(&counts.0[0], start, len),
+            black: side_sum(&counts.0[1], start, len),
+        })
+        .filter(|share| share.white != 0 || share.black != 0)
+        .collect()
+}
+
 /// Blends a packed White score by the game phase into centipawns.
 #[inline(always)]
 pub fn blend(packed: i32, phase: i32) -> Score {
@@ -107,4 +149,29 @@ fn from_side_to_move(board: &Board, white: Score) -> Score {
         Color::Black => -white,
     };
     score.clamp(-MAX_EVAL, MAX_EVAL)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn term_breakdown_adds_up_to_the_terms_the_engine_sums() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8",
+            "8/2Q5/4pbk1/7p/p5PP/2p1N3/qrR2P1K/8 b - - 0 39",
+        ] {
+            let board = Board::from_fen(fen).expect("test FEN");
+            let mut engine = Packed::default();
+            trace_terms(&board, &mut engine);
+            let shares = term_breakdown(&board);
+            let total = shares.iter().fold(0i32, |sum, s| {
+                sum.wrapping_add(s.white).wrapping_sub(s.black)
+            });
+            assert_eq!(total, engine.white_minus_black(), "{fen}");
+            assert!(shares.iter().all(|s| s.white != 0 || s.black != 0));
+            assert!(!shares.is_empty(), "{fen}");
+        }
+    }
 }

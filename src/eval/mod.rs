@@ -19,4 +19,7 @@ pub mod terms;
 
 mod evaluate;
 
-pub use evaluate::{blend, evaluate, evaluate_white, evaluate_with, phase, psqt_sum, trace_terms};
+pub use evaluate::{
+    TermShare, blend, evaluate, evaluate_white, evaluate_with, phase, psqt_sum, term_breakdown,
+    trace_terms,
+};

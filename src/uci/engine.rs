@@ -364,6 +364,21 @@ impl Engine {
             material.push_str(&format!(" {kind:?} {w}-{b}"));
         }
         send(&material);
+        // Term groups, each side from its own point of view, blended by
+        // the phase like the total (before endgame scaling and tempo
+        // details that the total applies).
+        for share in eval::term_breakdown(&self.board) {
+            send(&format!(
+                "Term {}: White mg {} eg {} ({}), Black mg {} eg {} ({})",
+                share.name,
+                crate::eval::score::mg(share.white),
+                crate::eval::score::eg(share.white),
+                eval::blend(share.white, phase),
+                crate::eval::score::mg(share.black),
+                crate::eval::score::eg(share.black),
+                eval::blend(share.black, phase),
+            ));
+        }
         send(&format!(
             "Final evaluation: {} (White's view), {} (side to move)",
             white,
