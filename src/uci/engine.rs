@@ -365,8 +365,8 @@ impl Engine {
         }
         send(&material);
         // Term groups, each side from its own point of view, blended by
-        // the phase like the total (before endgame scaling and tempo
-        // details that the total applies).
+        // the phase like the total (which also applies the endgame
+        // table's scaling, not shown per term).
         for share in eval::term_breakdown(&self.board) {
             send(&format!(
                 "Term {}: White mg {} eg {} ({}), Black mg {} eg {} ({})",
