@@ -38,6 +38,30 @@ fn pawn_attacks(pawns: Bitboard, color: Color) -> u64 {
     }
 }
 
+/// Squares attacked by two pawns of `color`.
+fn pawn_double_attacks(pawns: Bitboard, color: Color) -> u64 {
+    let p = pawns.0;
+    let not_a = !Bitboard::FILE_A.0;
+    let not_h = !Bitboard::FILE_H.0;
+    match color {
+        Color::White => ((p << 7) & not_h) & ((p << 9) & not_a),
+        Color::Black => ((p >> 9) & not_h) & ((p >> 7) & not_a),
+    }
+}
+
+/// The files of the king's wing for a king on `file`: a-c, a-d (b, c),
+/// c-f (d, e), e-h (f, g) or f-h.
+fn king_flank(file: u8) -> u64 {
+    let files = |from: u8, to: u8| (from..=to).fold(0, |m, f| m | kiln_tables::file_mask(f));
+    match file {
+        0 => files(0, 2),
+        1 | 2 => files(0, 3),
+        3 | 4 => files(2, 5),
+        5 | 6 => files(4, 7),
+        _ => files(5, 7),
+    }
+}
+
 /// Every square on the ranks in front of `square`, seen from `color`.
 fn ranks_ahead(color: Color, square: Square) -> u64 {
     let rank = square.rank().index();
@@ -190,6 +214,8 @@ struct Attacks {
     queens: u64,
     /// By any piece, pawn or the king.
     all: u64,
+    /// By at least two of them.
+    twice: u64,
 }
 
 /// Every term except [`pawn_structure`]'s, for both colours, and the tempo
@@ -205,6 +231,8 @@ pub fn piece_terms<S: Sink>(board: &Board, pawns: &PawnInfo, sink: &mut S) {
     placement(board, Color::Black, pawns, &white, sink);
     pressure(board, Color::White, &white, &black, sink);
     pressure(board, Color::Black, &black, &white, sink);
+    trapped_minors(board, Color::White, &black, sink);
+    trapped_minors(board, Color::Black, &white, sink);
     sink.add(board.side_to_move(), TEMPO, 1);
 }
 
@@ -226,6 +254,20 @@ fn pressure<S: Sink>(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks,
         us,
         KING_ZONE_WEAK,
         (zone & ours.all & !solid).count_ones() as i32,
+    );
+
+    // Attacks on the enemy king's wing, in its camp (its first five
+    // ranks): the ground an attack is built on, even before it reaches
+    // the king zone. Squares attacked twice count again.
+    let camp = match them {
+        Color::White => 0x0000_00FF_FFFF_FFFFu64,
+        Color::Black => 0xFFFF_FFFF_FF00_0000u64,
+    };
+    let flank = king_flank(board.king_square(them).file().index() as u8) & camp;
+    sink.add(
+        us,
+        FLANK_ATTACK,
+        (flank & ours.all).count_ones() as i32 + (flank & ours.twice).count_ones() as i32,
     );
 
     // Safe pawn pushes that would attack an enemy piece next move.
@@ -341,6 +383,82 @@ fn threats<S: Sink>(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, 
         HANGING,
         (ours.all & pieces & !theirs.all).count_ones() as i32,
     );
+    // Squares both sides attack where they are not strongly defended (by
+    // a pawn, or twice when we do not attack twice): their pieces cannot
+    // safely go there.
+    let strong = theirs.pawns | (theirs.twice & !ours.twice);
+    sink.add(
+        us,
+        RESTRICTED,
+        (theirs.all & ours.all & !strong).count_ones() as i32,
+    );
+    // Their men we attack that only their queen defends: the queen is tied
+    // to them, or trades itself for a pawn.
+    let king_guard = kiln_tables::king_attacks(board.king_square(them).raw());
+    let others = theirs.pawns | theirs.minors | theirs.rooks | king_guard;
+    let men = board.color_bb(them).0 & !their(PieceKind::King);
+    sink.add(
+        us,
+        WEAK_QUEEN_DEFENCE,
+        (men & ours.all & theirs.queens & !others).count_ones() as i32,
+    );
+}
+
+/// Squares where a bishop of `color` is shut in by an enemy pawn: a bishop
+/// on a7 (h7) behind a pawn on b6 (g6), or on b8 (g8) behind c7 (f7), seen
+/// from White. Pairs of (bishop square, enemy pawn square).
+const BISHOP_TRAPS: [(u8, u8); 4] = [(48, 41), (55, 46), (57, 50), (62, 53)];
+
+/// Knights and bishops of `us` deep in the enemy camp (relative rank 5 or
+/// more) with no way out: every square they reach holds an own piece or is
+/// attacked by the other side (attacks `theirs`), unless it holds an enemy
+/// piece worth taking (anything but a pawn). Such a piece is usually lost
+/// a few moves later for a pawn or two, which material alone does not see:
+/// the knight that took a rook in the corner and cannot get back. A bishop
+/// on a7/h7 (or b8/g8) behind an enemy pawn that blocks its diagonal counts
+/// as trapped too, whatever else it reaches. One with a single way out is
+/// counted apart, as cornered: one enemy move from trapped.
+#[inline(always)]
+fn trapped_minors<S: Sink>(board: &Board, us: Color, theirs: &Attacks, sink: &mut S) {
+    let them = !us;
+    let deep = match us {
+        Color::White => 0xFFFF_FFFF_0000_0000u64,
+        Color::Black => 0x0000_0000_FFFF_FFFFu64,
+    };
+    let minors = (board.pieces(us, PieceKind::Knight) | board.pieces(us, PieceKind::Bishop)).0;
+    if minors & deep == 0 {
+        return;
+    }
+    let occupied = board.occupied();
+    let own = board.color_bb(us).0;
+    let prey = board.color_bb(them).0 & !board.pieces(them, PieceKind::Pawn).0;
+    let their_pawns = board.pieces(them, PieceKind::Pawn).0;
+    let mut trapped = 0;
+    let mut cornered = 0;
+    for sq in Bitboard(minors & deep) {
+        let kind = if board.pieces(us, PieceKind::Knight).contains(sq) {
+            PieceKind::Knight
+        } else {
+            PieceKind::Bishop
+        };
+        let seen = attacks::piece(kind, us, sq, occupied).0;
+        let escape = (seen & !own & !theirs.all) | (seen & prey);
+        let shut_in = kind == PieceKind::Bishop
+            && BISHOP_TRAPS.iter().any(|&(bishop, pawn)| {
+                let (bishop, pawn) = match us {
+                    Color::White => (bishop, pawn),
+                    Color::Black => (bishop ^ 56, pawn ^ 56),
+                };
+                sq.raw() == bishop && their_pawns & (1u64 << pawn) != 0
+            });
+        if escape == 0 || shut_in {
+            trapped += 1;
+        } else if escape & (escape - 1) == 0 {
+            cornered += 1;
+        }
+    }
+    sink.add(us, TRAPPED_MINOR, trapped);
+    sink.add(us, CORNERED_MINOR, cornered);
 }
 
 /// [`piece_terms`] for `us`; returns the squares `us` attacks.
@@ -382,9 +500,11 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
     // Pieces: mobility, rook files, outposts, attacks on the enemy king
     // zone.
     let our_pawn_attacks = pawn_attacks(our_pawns, us);
+    let king_ring = kiln_tables::king_attacks(our_king.raw());
     let mut attacked = Attacks {
         pawns: our_pawn_attacks,
-        all: our_pawn_attacks | kiln_tables::king_attacks(our_king.raw()),
+        all: our_pawn_attacks | king_ring,
+        twice: (our_pawn_attacks & king_ring) | pawn_double_attacks(our_pawns, us),
         ..Attacks::default()
     };
     let area = !board.color_bb(us).0 & !pawn_attacks(their_pawns, them);
@@ -400,6 +520,7 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
         let k = kind.index();
         for sq in board.pieces(us, kind) {
             let seen = attacks::piece(kind, us, sq, occupied);
+            attacked.twice |= attacked.all & seen.0;
             attacked.all |= seen.0;
             match kind {
                 PieceKind::Knight | PieceKind::Bishop => {
@@ -437,6 +558,21 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
             if zone_hits > 0 {
                 units += KING_ATTACK_UNITS[k] * zone_hits;
                 attackers += 1;
+            }
+            if kind == PieceKind::Rook && reach <= 3 {
+                // Boxed in on the king's wing, between the king and the
+                // edge (Kf1 with Rh1): it waits for the king to move,
+                // and for good once the king can no longer castle.
+                let king_file = our_king.file().index();
+                let file = sq.file().index();
+                if (king_file < 4) == (file < king_file) {
+                    let stuck = if board.castling_rights().has_any(us) {
+                        1
+                    } else {
+                        2
+                    };
+                    sink.add(us, TRAPPED_ROOK, stuck);
+                }
             }
             if kind == PieceKind::Rook {
                 // On the 7th rank, where it eats pawns or cuts the king off.
@@ -486,6 +622,12 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
                 1,
             );
         }
+    }
+
+    // No pawn of either side on the king's wing: nothing to hide behind
+    // and nothing for the king to do there in the endgame.
+    if king_flank(king_file) & (our_pawns.0 | their_pawns.0) == 0 {
+        sink.add(us, PAWNLESS_FLANK, 1);
     }
 
     // Pawn shield: our pawns on the two ranks in front of our king.
@@ -649,5 +791,49 @@ mod tests {
         // From h5 the queen sees h7 and h8 up the file and f7 on the
         // diagonal: three.
         assert_eq!(count(&c, Color::White, KING_ZONE_WEAK), 3);
+    }
+
+    #[test]
+    fn flank_attacks_and_pawnless_flank() {
+        // Black's king on g8: its wing is e-h, its camp ranks 4-8. The
+        // queen on h5 sees e8, f7, g6 and g4 on the diagonals, h6, h7, h8
+        // and h4 on the file, g5, f5 and e5 on the rank: 11 squares. The
+        // rook on h1 adds h5 (its own queen) and sees h4 a second time.
+        let c = counts("6k1/8/8/7Q/8/8/8/4K2R w - - 0 1");
+        assert_eq!(count(&c, Color::White, FLANK_ATTACK), 11 + 1 + 1);
+        // No pawns at all: both kings stand on pawnless wings.
+        assert_eq!(count(&c, Color::White, PAWNLESS_FLANK), 1);
+        assert_eq!(count(&c, Color::Black, PAWNLESS_FLANK), 1);
+        let c = counts("6k1/7p/8/8/8/8/8/4K3 w - - 0 1");
+        // Black's h-pawn covers g8's wing; White's king on e1 has none on
+        // c-f.
+        assert_eq!(count(&c, Color::Black, PAWNLESS_FLANK), 0);
+        assert_eq!(count(&c, Color::White, PAWNLESS_FLANK), 1);
+    }
+
+    #[test]
+    fn trapped_pieces() {
+        // The knight on a8 took a rook: b6 is a pawn the d7 knight defends,
+        // c7 its only way out.
+        let fen = "N1b4r/3nqkb1/pp1p2p1/2pPp2n/1PP1Pp2/P1N2PP1/4B3/R1BQ1RK1 w - - 1 19";
+        let c = counts(fen);
+        assert_eq!(count(&c, Color::White, TRAPPED_MINOR), 0);
+        assert_eq!(count(&c, Color::White, CORNERED_MINOR), 1);
+        // With a black bishop on d8 covering c7, it is trapped.
+        let c = counts("N1bb3r/3nqk2/pp1p2p1/2pPp2n/1PP1Pp2/P1N2PP1/4B3/R1BQ1RK1 w - - 1 19");
+        assert_eq!(count(&c, Color::White, TRAPPED_MINOR), 1);
+        assert_eq!(count(&c, Color::White, CORNERED_MINOR), 0);
+        // A bishop on a7 shut in by b6; none on its home side of the board.
+        let c = counts("4k3/B7/1p6/8/8/8/8/2B1K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, TRAPPED_MINOR), 1);
+        // Kf1 with the rook on h1 and no castling rights: twice; with the
+        // right to castle queenside still there: once.
+        let c = counts("4k3/8/8/8/8/8/5PPP/5K1R w - - 0 1");
+        assert_eq!(count(&c, Color::White, TRAPPED_ROOK), 2);
+        let c = counts("4k3/8/8/8/8/8/5PPP/R4K1R w A - 0 1");
+        assert_eq!(count(&c, Color::White, TRAPPED_ROOK), 1);
+        // Castled, the rook next to the king is free to move.
+        let c = counts("4k3/8/8/8/8/8/5PPP/5RK1 w - - 0 1");
+        assert_eq!(count(&c, Color::White, TRAPPED_ROOK), 0);
     }
 }
