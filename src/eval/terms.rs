@@ -38,6 +38,9 @@ fn pawn_attacks(pawns: Bitboard, color: Color) -> u64 {
     }
 }
 
+/// The four centre squares d4, e4, d5 and e5.
+const CENTRE: u64 = 0x0000_0018_1800_0000;
+
 /// Squares attacked by two pawns of `color`.
 fn pawn_double_attacks(pawns: Bitboard, color: Color) -> u64 {
     let p = pawns.0;
@@ -152,11 +155,13 @@ pub fn pawn_structure<S: Sink>(
             if (ahead_on_file & our_pawns).any() {
                 sink.add(us, DOUBLED_PAWN, 1);
             }
-            if (Bitboard(kiln_tables::adjacent_files(sq.file().index() as u8)) & our_pawns)
-                .is_empty()
-            {
+            let isolated = (Bitboard(kiln_tables::adjacent_files(sq.file().index() as u8))
+                & our_pawns)
+                .is_empty();
+            if isolated {
                 sink.add(us, ISOLATED_PAWN, 1);
             }
+            let opposed = (ahead_on_file & their_pawns).any();
             let rank = relative_rank(sq, us);
             let adjacent = kiln_tables::adjacent_files(sq.file().index() as u8);
             let front_span = kiln_tables::passed_pawn_mask(c, s);
@@ -181,8 +186,25 @@ pub fn pawn_structure<S: Sink>(
             };
             // Backward: no pawn can support it and an enemy pawn holds its
             // stop square (isolated pawns are scored as such instead).
-            if supporters == 0 && (adjacent & our_pawns.0) != 0 && (stop & their_attacks) != 0 {
+            let backward =
+                supporters == 0 && (adjacent & our_pawns.0) != 0 && (stop & their_attacks) != 0;
+            if backward {
                 sink.add(us, BACKWARD_PAWN, 1);
+            }
+            // A weak pawn on a file the enemy's rooks can use against it.
+            if (isolated || backward) && !opposed {
+                sink.add(us, WEAK_UNOPPOSED, 1);
+            }
+            // Attacked by two enemy pawns and defended by none: it must
+            // take or be taken on the enemy's terms.
+            let levers = pawn_attacks(Bitboard(bit), us) & their_pawns.0;
+            if levers.count_ones() == 2 && (our_attacks & bit) == 0 {
+                sink.add(us, WEAK_LEVER, 1);
+            }
+            // Blocked by an enemy pawn far up the board: a fixed target
+            // that also jams its own pieces.
+            if (stop & their_pawns.0) != 0 && (4..=5).contains(&rank) {
+                sink.add(us, BLOCKED_PAWN + rank - 4, 1);
             }
             // Candidate passer: nothing ahead on its file, and at least as
             // many supporters as enemy pawns guarding its path.
@@ -299,6 +321,11 @@ fn placement<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, theirs: &Attac
         if stop & (occupied | theirs.all) == 0 {
             sink.add(us, PASSED_FREE, relative_rank(sq, us) as i32);
         }
+        // The whole way to the queening square out of the enemy's reach.
+        let path = kiln_tables::forward_file(us as u8, sq.raw());
+        if path & theirs.all == 0 {
+            sink.add(us, PASSED_PATH_SAFE, relative_rank(sq, us) as i32);
+        }
         // A rook behind it pushes it on and keeps guarding it.
         let file = kiln_tables::file_mask(sq.file().index() as u8);
         let behind = file & !ranks_ahead(us, sq) & !(1u64 << sq.raw());
@@ -402,6 +429,46 @@ fn threats<S: Sink>(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, 
         WEAK_QUEEN_DEFENCE,
         (men & ours.all & theirs.queens & !others).count_ones() as i32,
     );
+    // Their knights and bishops we attack with a minor or a rook where no
+    // pawn of theirs defends them: a trade on our terms or a tempo gained.
+    let minors = their(PieceKind::Knight) | their(PieceKind::Bishop);
+    let loose = minors & !theirs.pawns;
+    sink.add(
+        us,
+        THREAT_MINOR_ON_MINOR,
+        (ours.minors & loose).count_ones() as i32,
+    );
+    sink.add(
+        us,
+        THREAT_ROOK_ON_MINOR,
+        (ours.rooks & loose).count_ones() as i32,
+    );
+    // Their men next to our king that nothing defends.
+    let our_king_ring = kiln_tables::king_attacks(board.king_square(us).raw());
+    sink.add(
+        us,
+        THREAT_BY_KING,
+        (our_king_ring & men & !theirs.all).count_ones() as i32,
+    );
+    // Squares from which a knight or slider of ours could attack their
+    // queen next move, that their pawns do not guard and we are not
+    // standing on (sliders: only squares we attack twice, so the slider
+    // would be defended there).
+    let queens = their(PieceKind::Queen);
+    if queens != 0 {
+        let queen = queens.trailing_zeros() as u8;
+        let occupied = board.occupied().0;
+        let open = !board.color_bb(us).0 & !theirs.pawns;
+        let knight = kiln_tables::knight_attacks(queen) & ours.knights & open;
+        let sliders = (kiln_tables::bishop_attacks(queen, occupied) & ours.bishops)
+            | (kiln_tables::rook_attacks(queen, occupied) & ours.rooks);
+        sink.add(us, KNIGHT_ON_QUEEN, knight.count_ones() as i32);
+        sink.add(
+            us,
+            SLIDER_ON_QUEEN,
+            (sliders & open & ours.twice).count_ones() as i32,
+        );
+    }
 }
 
 /// Squares where a bishop of `color` is shut in by an enemy pawn: a bishop
@@ -508,6 +575,26 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
         ..Attacks::default()
     };
     let area = !board.color_bb(us).0 & !pawn_attacks(their_pawns, them);
+    let own = board.color_bb(us).0;
+    let pawns_both = our_pawns.0 | their_pawns.0;
+    let queens_both = board.pieces(us, PieceKind::Queen).0 | board.pieces(them, PieceKind::Queen).0;
+    // Outpost squares: relative ranks 4-6, defended by our pawn, out of
+    // reach of every enemy pawn's present and future attacks.
+    let their_span = {
+        let mut f = pawn_attacks(their_pawns, them);
+        for shift in [8, 16, 32] {
+            f |= match them {
+                Color::White => f << shift,
+                Color::Black => f >> shift,
+            };
+        }
+        f
+    };
+    let outposts = match us {
+        Color::White => 0x0000_FFFF_FF00_0000u64,
+        Color::Black => 0x0000_00FF_FFFF_0000u64,
+    } & our_pawn_attacks
+        & !their_span;
     let king_zone = Bitboard(kiln_tables::king_attacks(their_king.raw())).with(their_king);
     let mut units = 0i32;
     let mut attackers = 0;
@@ -546,10 +633,42 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
                             BISHOP_OUTPOST
                         };
                         sink.add(us, outpost, 1);
+                    } else if kind == PieceKind::Knight && seen.0 & outposts & !own != 0 {
+                        sink.add(us, REACHABLE_OUTPOST, 1);
+                    }
+                    if kind == PieceKind::Bishop {
+                        // Through the pawns only: the lines it will open.
+                        let lines = kiln_tables::bishop_attacks(sq.raw(), pawns_both);
+                        if lines & king_zone.0 != 0 {
+                            sink.add(us, BISHOP_ON_KING_RING, 1);
+                        }
+                        if (lines & CENTRE).count_ones() >= 2 {
+                            sink.add(us, LONG_DIAGONAL_BISHOP, 1);
+                        }
+                        let xray = kiln_tables::bishop_attacks(sq.raw(), 0) & their_pawns.0;
+                        sink.add(us, BISHOP_XRAY_PAWNS, xray.count_ones() as i32);
                     }
                 }
-                PieceKind::Rook => attacked.rooks |= seen.0,
-                PieceKind::Queen => attacked.queens |= seen.0,
+                PieceKind::Rook => {
+                    attacked.rooks |= seen.0;
+                    let file = kiln_tables::file_mask(sq.file().index() as u8);
+                    if file & king_zone.0 != 0 {
+                        sink.add(us, ROOK_ON_KING_RING, 1);
+                    }
+                    if file & queens_both != 0 {
+                        sink.add(us, ROOK_ON_QUEEN_FILE, 1);
+                    }
+                }
+                PieceKind::Queen => {
+                    attacked.queens |= seen.0;
+                    // Deep in their half where no pawn of theirs can ever
+                    // chase it away.
+                    let chasers = kiln_tables::passed_pawn_mask(c, sq.raw())
+                        & !kiln_tables::file_mask(sq.file().index() as u8);
+                    if relative_rank(sq, us) >= 4 && chasers & their_pawns.0 == 0 {
+                        sink.add(us, QUEEN_INFILTRATION, 1);
+                    }
+                }
                 _ => {}
             }
             let reach = (seen.0 & area).count_ones() as usize;
@@ -835,5 +954,24 @@ mod tests {
         // Castled, the rook next to the king is free to move.
         let c = counts("4k3/8/8/8/8/8/5PPP/5RK1 w - - 0 1");
         assert_eq!(count(&c, Color::White, TRAPPED_ROOK), 0);
+    }
+
+    #[test]
+    fn piece_placement_extras() {
+        // Queen on d6: no black pawn on c- or e-files can attack it; the
+        // rook on d1 stands on the queen's file. The bishop on b2 sees d4
+        // and e5 through the pawns, and the g7 pawn behind them.
+        let c = counts("4k3/6p1/3Q4/8/8/8/1B6/3RK3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, QUEEN_INFILTRATION), 1);
+        assert_eq!(count(&c, Color::White, ROOK_ON_QUEEN_FILE), 1);
+        assert_eq!(count(&c, Color::White, LONG_DIAGONAL_BISHOP), 1);
+        assert_eq!(count(&c, Color::White, BISHOP_XRAY_PAWNS), 1);
+        // A black pawn on e7 could take on d6.
+        let c = counts("4k3/4p2p/3Q4/8/8/8/1B6/3RK3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, QUEEN_INFILTRATION), 0);
+        // Knight on c3 reaches d5, defended by e4 and out of reach of
+        // Black's pawns (none on the c- or e-files).
+        let c = counts("4k3/7p/8/8/4P3/2N5/8/4K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, REACHABLE_OUTPOST), 1);
     }
 }
