@@ -1,8 +1,10 @@
 //! Evaluation terms beyond the piece-square tables: pawn structure (doubled,
-//! isolated, backward, connected, candidate and passed pawns), piece
-//! mobility, outposts, rooks on open files and the 7th rank, the bishop
-//! pair, threats, king safety (pawn shield and storm, attacks on the king
-//! zone) and the tempo.
+//! isolated, backward, connected, candidate, blocked and passed pawns, weak
+//! unopposed pawns and levers), piece mobility, outposts, bishop and rook
+//! lines, trapped pieces, rooks on open files and the 7th rank, the bishop
+//! pair, threats (including restricted squares and attacks on the queen),
+//! king safety (pawn shield and storm, attacks on the king zone and wing,
+//! safe checks) and the tempo.
 //!
 //! Every weight comes from `src/eval/params.txt` through the root build
 //! script, packed as `S(mg, eg)` like the piece-square tables; this module
