@@ -29,30 +29,32 @@ const MOBILITY: [usize; 6] = [
     usize::MAX,
 ];
 
-/// Squares attacked by the pawns of `color`.
-fn pawn_attacks(pawns: Bitboard, color: Color) -> u64 {
+/// Squares attacked by the pawns of `color` towards the a-file and towards
+/// the h-file.
+fn pawn_attack_sides(pawns: Bitboard, color: Color) -> (u64, u64) {
     let p = pawns.0;
     let not_a = !Bitboard::FILE_A.0;
     let not_h = !Bitboard::FILE_H.0;
     match color {
-        Color::White => ((p << 7) & not_h) | ((p << 9) & not_a),
-        Color::Black => ((p >> 9) & not_h) | ((p >> 7) & not_a),
+        Color::White => ((p << 7) & not_h, (p << 9) & not_a),
+        Color::Black => ((p >> 9) & not_h, (p >> 7) & not_a),
     }
+}
+
+/// Squares attacked by the pawns of `color`.
+fn pawn_attacks(pawns: Bitboard, color: Color) -> u64 {
+    let (west, east) = pawn_attack_sides(pawns, color);
+    west | east
+}
+
+/// Squares attacked by two pawns of `color`.
+fn pawn_double_attacks(pawns: Bitboard, color: Color) -> u64 {
+    let (west, east) = pawn_attack_sides(pawns, color);
+    west & east
 }
 
 /// The four centre squares d4, e4, d5 and e5.
 const CENTRE: u64 = 0x0000_0018_1800_0000;
-
-/// Squares attacked by two pawns of `color`.
-fn pawn_double_attacks(pawns: Bitboard, color: Color) -> u64 {
-    let p = pawns.0;
-    let not_a = !Bitboard::FILE_A.0;
-    let not_h = !Bitboard::FILE_H.0;
-    match color {
-        Color::White => ((p << 7) & not_h) & ((p << 9) & not_a),
-        Color::Black => ((p >> 9) & not_h) & ((p >> 7) & not_a),
-    }
-}
 
 /// The files of the king's wing for a king on `file`: a-c, a-d (b, c),
 /// c-f (d, e), e-h (f, g) or f-h.
@@ -580,8 +582,9 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
     let own = board.color_bb(us).0;
     let pawns_both = our_pawns.0 | their_pawns.0;
     let queens_both = board.pieces(us, PieceKind::Queen).0 | board.pieces(them, PieceKind::Queen).0;
-    // Outpost squares: relative ranks 4-6, defended by our pawn, out of
-    // reach of every enemy pawn's present and future attacks.
+    // Every square an enemy pawn attacks now or could attack after moving
+    // on; outposts are the squares on relative ranks 4-6 outside it that
+    // our pawns defend.
     let their_span = {
         let mut f = pawn_attacks(their_pawns, them);
         for shift in [8, 16, 32] {
@@ -622,13 +625,7 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
                     // Outpost: on the enemy's half (relative ranks 4-6),
                     // defended by a pawn, and no enemy pawn can ever chase
                     // it away.
-                    let rank = relative_rank(sq, us);
-                    let chasers = kiln_tables::passed_pawn_mask(c, sq.raw())
-                        & !kiln_tables::file_mask(sq.file().index() as u8);
-                    if (3..=5).contains(&rank)
-                        && (our_pawn_attacks & (1u64 << sq.raw())) != 0
-                        && (chasers & their_pawns.0) == 0
-                    {
+                    if outposts & (1u64 << sq.raw()) != 0 {
                         let outpost = if kind == PieceKind::Knight {
                             KNIGHT_OUTPOST
                         } else {
@@ -665,9 +662,7 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
                     attacked.queens |= seen.0;
                     // Deep in their half where no pawn of theirs can ever
                     // chase it away.
-                    let chasers = kiln_tables::passed_pawn_mask(c, sq.raw())
-                        & !kiln_tables::file_mask(sq.file().index() as u8);
-                    if relative_rank(sq, us) >= 4 && chasers & their_pawns.0 == 0 {
+                    if relative_rank(sq, us) >= 4 && their_span & (1u64 << sq.raw()) == 0 {
                         sink.add(us, QUEEN_INFILTRATION, 1);
                     }
                 }
