@@ -675,22 +675,22 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
                 units += KING_ATTACK_UNITS[k] * zone_hits;
                 attackers += 1;
             }
-            if kind == PieceKind::Rook && reach <= 3 {
-                // Boxed in on the king's wing, between the king and the
-                // edge (Kf1 with Rh1): it waits for the king to move,
-                // and for good once the king can no longer castle.
-                let king_file = our_king.file().index();
-                let file = sq.file().index();
-                if (king_file < 4) == (file < king_file) {
-                    let stuck = if board.castling_rights().has_any(us) {
-                        1
-                    } else {
-                        2
-                    };
-                    sink.add(us, TRAPPED_ROOK, stuck);
-                }
-            }
             if kind == PieceKind::Rook {
+                if reach <= 3 {
+                    // Boxed in on the king's wing, between the king and the
+                    // edge (Kf1 with Rh1): it waits for the king to move,
+                    // and for good once the king can no longer castle.
+                    let king_file = our_king.file().index();
+                    let file = sq.file().index();
+                    if (king_file < 4) == (file < king_file) {
+                        let stuck = if board.castling_rights().has_any(us) {
+                            1
+                        } else {
+                            2
+                        };
+                        sink.add(us, TRAPPED_ROOK, stuck);
+                    }
+                }
                 // On the 7th rank, where it eats pawns or cuts the king off.
                 if relative_rank(sq, us) == 6 {
                     let seventh = kiln_tables::rank_mask(sq.rank().index() as u8);
