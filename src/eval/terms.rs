@@ -173,14 +173,33 @@ pub fn pawn_structure<S: Sink>(
                 (front_span & their_pawns.0) == 0 && (ahead_on_file & our_pawns).is_empty();
             if passed {
                 sink.add(us, PASSED_PAWN + rank, 1);
+                // Central passers are easier to stop, edge ones easier to
+                // overlook.
+                let file = sq.file().index();
+                sink.add(us, PASSED_FILE + file.min(7 - file), 1);
                 info.passed[us.index()] = info.passed[us.index()].with(sq);
             }
             // Defended by a pawn, or side by side with one.
             let bit = 1u64 << s;
             let neighbours = adjacent & kiln_tables::rank_mask(sq.rank().index() as u8);
-            if (our_attacks & bit) != 0 || (neighbours & our_pawns.0) != 0 {
+            let phalanx = (neighbours & our_pawns.0) != 0;
+            if (our_attacks & bit) != 0 || phalanx {
                 sink.add(us, CONNECTED_PAWN + rank, 1);
+                // A connected pawn facing an enemy pawn on its file cannot
+                // use its strength to advance.
+                if opposed {
+                    sink.add(us, CONNECTED_OPPOSED, 1);
+                }
             }
+            // Side by side, the pawns control both squares in front.
+            if phalanx {
+                sink.add(us, PHALANX_PAWN + rank, 1);
+            }
+            // Per own pawn defending this one (the squares from which an
+            // own pawn attacks it are where an enemy pawn would attack
+            // from behind).
+            let defenders = pawn_attacks(Bitboard(bit), !us) & our_pawns.0;
+            sink.add(us, SUPPORTED_PAWN, defenders.count_ones() as i32);
             // Our pawns beside or behind this one on the adjacent files:
             // the ones that can still come up to support it.
             let supporters = adjacent & !ranks_ahead(us, sq) & our_pawns.0;
@@ -253,8 +272,8 @@ pub fn piece_terms<S: Sink>(board: &Board, pawns: &PawnInfo, sink: &mut S) {
     threats(board, Color::Black, &black, &white, sink);
     safe_checks(board, Color::White, &white, &black, sink);
     safe_checks(board, Color::Black, &black, &white, sink);
-    placement(board, Color::White, pawns, &black, sink);
-    placement(board, Color::Black, pawns, &white, sink);
+    placement(board, Color::White, pawns, &white, &black, sink);
+    placement(board, Color::Black, pawns, &black, &white, sink);
     pressure(board, Color::White, &white, &black, sink);
     pressure(board, Color::Black, &black, &white, sink);
     trapped_minors(board, Color::White, &black, sink);
@@ -314,7 +333,14 @@ fn pressure<S: Sink>(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks,
 /// behind passed pawns, bishops hemmed in by their own pawns, minor pieces
 /// sheltered behind a pawn, and minor pieces far from their own king.
 #[inline(always)]
-fn placement<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, theirs: &Attacks, sink: &mut S) {
+fn placement<S: Sink>(
+    board: &Board,
+    us: Color,
+    pawns: &PawnInfo,
+    ours: &Attacks,
+    theirs: &Attacks,
+    sink: &mut S,
+) {
     let occupied = board.occupied().0;
     let our_pawns = board.pieces(us, PieceKind::Pawn).0;
     let rooks = board.pieces(us, PieceKind::Rook).0;
@@ -330,6 +356,16 @@ fn placement<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, theirs: &Attac
         if path & theirs.all == 0 {
             sink.add(us, PASSED_PATH_SAFE, relative_rank(sq, us) as i32);
         }
+        // Not even the neighbouring files ahead hold an enemy man or an
+        // enemy attack: nothing can come to stop it.
+        let span = kiln_tables::passed_pawn_mask(us as u8, sq.raw());
+        if span & (theirs.all | board.color_bb(!us).0) == 0 {
+            sink.add(us, PASSED_SPAN_FREE, relative_rank(sq, us) as i32);
+        }
+        // Its stop square is covered: a blockader can be driven off.
+        if stop & ours.all != 0 {
+            sink.add(us, PASSED_STOP_DEFENDED, relative_rank(sq, us) as i32);
+        }
         // A rook behind it pushes it on and keeps guarding it.
         let file = kiln_tables::file_mask(sq.file().index() as u8);
         let behind = file & !ranks_ahead(us, sq) & !(1u64 << sq.raw());
@@ -338,16 +374,22 @@ fn placement<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, theirs: &Attac
         }
     }
     let king = board.king_square(us).raw();
+    let centre_files = 0x3C3C_3C3C_3C3C_3C3Cu64;
+    let blocked_centre = (our_pawns & centre_files & forward(occupied, !us)).count_ones() as i32;
     for sq in board.pieces(us, PieceKind::Bishop) {
         let colour = if Bitboard::LIGHT_SQUARES.contains(sq) {
             Bitboard::LIGHT_SQUARES.0
         } else {
             Bitboard::DARK_SQUARES.0
         };
+        let same_colour = (our_pawns & colour).count_ones() as i32;
+        sink.add(us, BISHOP_OWN_PAWNS, same_colour);
+        // Worse when our centre is blocked: those pawns will not move off
+        // the bishop's colour.
         sink.add(
             us,
-            BISHOP_OWN_PAWNS,
-            (our_pawns & colour).count_ones() as i32,
+            BISHOP_PAWNS_BLOCKED_CENTRE,
+            same_colour * blocked_centre,
         );
     }
     let minors = board.pieces(us, PieceKind::Knight) | board.pieces(us, PieceKind::Bishop);
@@ -399,6 +441,15 @@ fn threats<S: Sink>(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, 
         THREAT_BY_PAWN,
         (ours.pawns & pieces).count_ones() as i32,
     );
+    // The same from a pawn that is defended or not attacked: the threat
+    // cannot be answered by taking the pawn.
+    let our_pawns = board.pieces(us, PieceKind::Pawn).0;
+    let safe_pawns = our_pawns & (ours.all | !theirs.all);
+    sink.add(
+        us,
+        THREAT_BY_SAFE_PAWN,
+        (pawn_attacks(Bitboard(safe_pawns), us) & pieces).count_ones() as i32,
+    );
     sink.add(
         us,
         THREAT_BY_MINOR,
@@ -422,6 +473,19 @@ fn threats<S: Sink>(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, 
         us,
         RESTRICTED,
         (theirs.all & ours.all & !strong).count_ones() as i32,
+    );
+    // Their pawns not strongly defended that our minors or rooks attack:
+    // the endgame's usual targets.
+    let weak_pawns = their(PieceKind::Pawn) & !strong;
+    sink.add(
+        us,
+        THREAT_MINOR_ON_PAWN,
+        (ours.minors & weak_pawns).count_ones() as i32,
+    );
+    sink.add(
+        us,
+        THREAT_ROOK_ON_PAWN,
+        (ours.rooks & weak_pawns).count_ones() as i32,
     );
     // Their men we attack that only their queen defends: the queen is tied
     // to them, or trades itself for a pawn.
@@ -472,6 +536,17 @@ fn threats<S: Sink>(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, 
             SLIDER_ON_QUEEN,
             (sliders & open & ours.twice).count_ones() as i32,
         );
+        // Our bishop or rook lined up with their queen behind exactly one
+        // man: a pin on the queen or a discovered attack on it.
+        let snipers = (kiln_tables::bishop_attacks(queen, 0)
+            & board.pieces(us, PieceKind::Bishop).0)
+            | (kiln_tables::rook_attacks(queen, 0) & board.pieces(us, PieceKind::Rook).0);
+        let lined_up = Bitboard(snipers)
+            .into_iter()
+            .any(|sniper| (kiln_tables::between(queen, sniper.raw()) & occupied).count_ones() == 1);
+        if lined_up {
+            sink.add(us, QUEEN_XRAY, 1);
+        }
     }
 }
 
@@ -565,6 +640,10 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
                 PASSED_KING_DISTANCE,
                 (theirs - ours).clamp(-4, 4) * rank,
             );
+            // Each king's own distance too, by rank: how much it matters
+            // grows as the pawn comes closer.
+            sink.add(us, PASSED_ENEMY_KING + rank as usize, theirs);
+            sink.add(us, PASSED_OWN_KING + rank as usize, ours);
         }
     }
 
@@ -699,6 +778,11 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
                     }
                 }
                 let file = Bitboard(kiln_tables::file_mask(sq.file().index() as u8));
+                // An own pawn on its file that cannot move: the file will
+                // not open soon.
+                if file.0 & our_pawns.0 & forward(occupied.0, them) != 0 {
+                    sink.add(us, ROOK_CLOSED_FILE, 1);
+                }
                 if (file & our_pawns).is_empty() {
                     let open = (file & their_pawns).is_empty();
                     sink.add(
@@ -744,6 +828,16 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
     // and nothing for the king to do there in the endgame.
     if king_flank(king_file) & (our_pawns.0 | their_pawns.0) == 0 {
         sink.add(us, PAWNLESS_FLANK, 1);
+    }
+
+    // In the endgame the king belongs near its pawns: the distance to the
+    // nearest one.
+    if let Some(nearest) = our_pawns
+        .into_iter()
+        .map(|p| kiln_tables::distance(our_king.raw(), p.raw()))
+        .min()
+    {
+        sink.add(us, KING_PAWN_DISTANCE, i32::from(nearest));
     }
 
     // Pawn shield: our pawns on the two ranks in front of our king.
@@ -844,6 +938,9 @@ mod tests {
             "r4rk1/1b3ppp/p3p3/1p1nN3/3P4/P2B4/1P3PPP/2RQ1RK1 w - - 0 1",
             "r1b2rk1/2q1bppp/p2ppn2/1p6/3BPP2/2N2Q2/PPP3PP/2KR1B1R w - - 0 13",
             "8/5pk1/6p1/2Pr3p/1R5P/6P1/5PK1/8 b - - 0 40",
+            "4q1k1/3n4/8/1B6/4p3/4P3/8/4RK2 w - - 0 1",
+            "3k4/2p1p3/8/3N4/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/3p4/P1PP4/4P3/8/4K3 w - - 0 1",
         ] {
             let a = counts(fen);
             let b = counts(&mirror(fen));
@@ -951,6 +1048,40 @@ mod tests {
         // Castled, the rook next to the king is free to move.
         let c = counts("4k3/8/8/8/8/8/5PPP/5RK1 w - - 0 1");
         assert_eq!(count(&c, Color::White, TRAPPED_ROOK), 0);
+    }
+
+    #[test]
+    fn batch_three_terms() {
+        // White pawns c4 and d4 side by side, e3 defends d4; Black's d5
+        // opposes d4. The a-pawn is passed on the edge file.
+        let c = counts("4k3/8/8/3p4/P1PP4/4P3/8/4K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, PHALANX_PAWN + 3), 2);
+        assert_eq!(count(&c, Color::White, SUPPORTED_PAWN), 1);
+        assert_eq!(count(&c, Color::White, CONNECTED_OPPOSED), 1);
+        assert_eq!(count(&c, Color::White, PASSED_FILE), 1);
+        // White's king on e1: the nearest own pawn is e3, two squares away.
+        assert_eq!(count(&c, Color::White, KING_PAWN_DISTANCE), 2);
+        // The bishop on b5 pins the d7 knight to the queen on e8; the
+        // rook on e1 has two men between it and the queen.
+        let c = counts("4q1k1/3n4/8/1B6/4p3/4P3/8/4RK2 w - - 0 1");
+        assert_eq!(count(&c, Color::White, QUEEN_XRAY), 1);
+        let c = counts("4q1k1/8/8/1B6/4p3/4P3/8/4RK2 w - - 0 1");
+        assert_eq!(count(&c, Color::White, QUEEN_XRAY), 0);
+        // Knight on d5 attacks the undefended pawns on c7 and e7 (the king
+        // on d8 defends both once, White attacks each once: not strong).
+        let c = counts("3k4/2p1p3/8/3N4/8/8/8/4K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, THREAT_MINOR_ON_PAWN), 2);
+        // A pawn on e4 attacks the d5 knight, defended by the d3 pawn.
+        let c = counts("4k3/8/8/3n4/4P3/3P4/8/4K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, THREAT_BY_SAFE_PAWN), 1);
+        // Passed pawn on b6 with nothing ahead on files a-c, its stop
+        // square covered by the rook on a7.
+        let c = counts("6k1/R7/1P6/8/8/8/8/6K1 w - - 0 1");
+        assert_eq!(count(&c, Color::White, PASSED_SPAN_FREE), 5);
+        assert_eq!(count(&c, Color::White, PASSED_STOP_DEFENDED), 5);
+        // Enemy king g8 is five squares from b7, ours (g1) six.
+        assert_eq!(count(&c, Color::White, PASSED_ENEMY_KING + 5), 5);
+        assert_eq!(count(&c, Color::White, PASSED_OWN_KING + 5), 6);
     }
 
     #[test]
