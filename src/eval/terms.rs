@@ -278,7 +278,41 @@ pub fn piece_terms<S: Sink>(board: &Board, pawns: &PawnInfo, sink: &mut S) {
     pressure(board, Color::Black, &black, &white, sink);
     trapped_minors(board, Color::White, &black, sink);
     trapped_minors(board, Color::Black, &white, sink);
+    imbalance(board, Color::White, sink);
+    imbalance(board, Color::Black, sink);
     sink.add(board.side_to_move(), TEMPO, 1);
+}
+
+/// Material imbalance of `us`: what a piece is worth beside other material.
+/// For every pair of kinds (pawn, knight, bishop, rook, queen), our count of
+/// the first times our count of the second (the second no later in that
+/// order; pawn times pawn is left out), and our count of the first times
+/// their count of an earlier kind: knights gain with pawns on the board,
+/// rooks and queens get in each other's way, a queen against minor pieces
+/// is not a queen against rooks.
+#[inline(always)]
+fn imbalance<S: Sink>(board: &Board, us: Color, sink: &mut S) {
+    const KINDS: [PieceKind; 5] = [
+        PieceKind::Pawn,
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+    ];
+    let ours = KINDS.map(|kind| board.pieces(us, kind).count() as i32);
+    let theirs = KINDS.map(|kind| board.pieces(!us, kind).count() as i32);
+    let mut own = IMBALANCE_OURS;
+    let mut other = IMBALANCE_THEIRS;
+    for first in 1..KINDS.len() {
+        for second in 0..=first {
+            sink.add(us, own, ours[first] * ours[second]);
+            own += 1;
+        }
+        for second in 0..first {
+            sink.add(us, other, ours[first] * theirs[second]);
+            other += 1;
+        }
+    }
 }
 
 /// Pressure and room of `us` (attacks `ours`) against the other side
@@ -474,6 +508,32 @@ fn threats<S: Sink>(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, 
         RESTRICTED,
         (theirs.all & ours.all & !strong).count_ones() as i32,
     );
+    // By attacker and victim: their men attacked by our knights and
+    // bishops (pieces even when strongly defended, a trade offer at least),
+    // and weak ones attacked by our rooks.
+    let men = board.color_bb(them).0 & !their(PieceKind::King);
+    let weak = men & !strong & ours.all;
+    let minor_targets = (pieces & strong) | weak;
+    for kind in [
+        PieceKind::Pawn,
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+    ] {
+        let victims = their(kind);
+        let k = kind.index();
+        sink.add(
+            us,
+            MINOR_THREAT + k,
+            (ours.minors & minor_targets & victims).count_ones() as i32,
+        );
+        sink.add(
+            us,
+            ROOK_THREAT + k,
+            (ours.rooks & weak & victims).count_ones() as i32,
+        );
+    }
     // Their pawns not strongly defended that our minors or rooks attack:
     // the endgame's usual targets.
     let weak_pawns = their(PieceKind::Pawn) & !strong;
@@ -491,7 +551,6 @@ fn threats<S: Sink>(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, 
     // to them, or trades itself for a pawn.
     let king_guard = kiln_tables::king_attacks(board.king_square(them).raw());
     let others = theirs.pawns | theirs.minors | theirs.rooks | king_guard;
-    let men = board.color_bb(them).0 & !their(PieceKind::King);
     sink.add(
         us,
         WEAK_QUEEN_DEFENCE,
@@ -803,6 +862,17 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
     if attackers >= 2 {
         let last = KING_DANGER_LEN - 1;
         sink.add(us, KING_DANGER + (units as usize).min(last), 1);
+        // Without a queen the same units are worth much less.
+        if board.pieces(us, PieceKind::Queen).is_empty() {
+            sink.add(us, KING_DANGER_NO_QUEEN, units.min(last as i32));
+        }
+    }
+    if attackers > 0 {
+        sink.add(
+            us,
+            KING_ATTACKERS + (attackers as usize).min(KING_ATTACKERS_LEN - 1),
+            1,
+        );
     }
 
     // Open files at our king: no own pawn on the king's file or a
