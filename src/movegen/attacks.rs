@@ -55,7 +55,13 @@ pub fn pawn(color: Color, square: Square) -> Bitboard {
 }
 
 /// Squares a piece of `kind` and `color` on `square` attacks.
-#[inline]
+///
+/// Always inlined: callers loop over a fixed list of kinds (the evaluation's
+/// piece loop, the opponent's attack map), and only when this is inlined
+/// does the compiler unroll those loops, resolve the `match` at compile
+/// time and keep each lookup a load or two instead of a call (measured:
+/// −2.9 % instructions per searched node).
+#[inline(always)]
 pub fn piece(kind: PieceKind, color: Color, square: Square, occupied: Bitboard) -> Bitboard {
     match kind {
         PieceKind::Pawn => pawn(color, square),
