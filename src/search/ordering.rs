@@ -595,14 +595,11 @@ impl MovePicker {
     #[inline]
     fn select(&mut self) -> Option<usize> {
         let scores = self.scores.get(self.next..self.end)?;
-        let (&first, rest) = scores.split_first()?;
-        let (mut best, mut best_score) = (0, first);
-        for (i, &score) in rest.iter().enumerate() {
-            if score > best_score {
-                best = i + 1;
-                best_score = score;
-            }
-        }
+        // Two passes: the maximum (a branch-free reduction the compiler
+        // vectorises), then its first occurrence. Measured cheaper than one
+        // pass keeping the best index.
+        let max = scores.iter().fold(i32::MIN, |max, &score| max.max(score));
+        let best = scores.iter().position(|&score| score == max)?;
         let (chosen, best) = (self.next, self.next + best);
         self.moves.swap(chosen, best);
         self.scores.swap(chosen, best);
