@@ -174,7 +174,7 @@ impl Searcher {
 
         // Step 11. The move loop. Moves come from the staged picker, which
         // generates them only as far as the node needs.
-        let conts = self.history_keys(board, ply);
+        let keys = self.continuation_keys(ply);
         let mut picker = if root {
             MovePicker::from_list(
                 board,
@@ -182,10 +182,10 @@ impl Searcher {
                 tt_move,
                 &self.heuristics,
                 ply,
-                &conts,
+                keys,
             )
         } else {
-            MovePicker::new(board, tt_move, &self.heuristics, ply, &conts)
+            MovePicker::new(board, tt_move, &self.heuristics, ply, keys)
         };
 
         let original_alpha = alpha;
@@ -259,9 +259,15 @@ impl Searcher {
                 }
             }
 
-            // The picker looked the history up for plain quiet moves only.
-            let history = if quiet && kind != MoveKind::Quiet {
-                self.heuristics.history(board, mv, &conts)
+            // Late-move reductions apply to quiet moves after the first
+            // (after the first two at the root; `searched` does not count
+            // this move yet). The history score is used only there; the
+            // picker looked it up for plain quiet moves, the others' is
+            // looked up here when it will be used.
+            let reducible = quiet && depth >= LMR_MIN_DEPTH && searched > i32::from(root);
+            let history = if reducible && kind != MoveKind::Quiet {
+                self.heuristics
+                    .history(board, mv, &picker.history_keys(board))
             } else {
                 history
             };
@@ -285,7 +291,7 @@ impl Searcher {
                 )
             } else {
                 let mut reduction = 0;
-                if depth >= LMR_MIN_DEPTH && searched > 1 + i32::from(root) && quiet {
+                if reducible {
                     reduction = i32::from(LMR[depth.min(63) as usize][(searched as usize).min(63)]);
                     reduction -= i32::from(pv_node);
                     reduction -= i32::from(kind == MoveKind::Refutation);
@@ -340,7 +346,7 @@ impl Searcher {
                                 mv,
                                 &quiets_tried,
                                 depth,
-                                &conts,
+                                &picker.history_keys(board),
                                 ply,
                             );
                         }

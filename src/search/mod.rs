@@ -689,13 +689,11 @@ impl Searcher {
         score
     }
 
-    /// The history keys of the node `board` at `ply`.
-    fn history_keys(&self, board: &Board, ply: usize) -> ordering::HistoryKeys {
+    /// The continuation keys of the node at `ply` (see
+    /// [`ordering::HistoryKeys::keys`]).
+    fn continuation_keys(&self, ply: usize) -> [Option<usize>; 2] {
         let back = |n: usize| ply.checked_sub(n).and_then(|p| self.frames[p].moved);
-        ordering::HistoryKeys {
-            keys: [back(1), back(2)],
-            threats: ordering::opponent_attacks(board),
-        }
+        [back(1), back(2)]
     }
 
     /// Records that `mv` is the best move at `ply`: the PV from here is `mv`

@@ -51,6 +51,8 @@ pub struct Heuristics {
 pub const PIECE_TO: usize = 12 * 64;
 
 /// What a node's quiet-move statistics are keyed by, besides the move.
+/// The picker builds it (see [`MovePicker::history_keys`]) only once a
+/// quiet move needs it: many nodes cut off before.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HistoryKeys {
     /// The `[piece][to]` of the moves made one and two plies earlier
@@ -310,7 +312,11 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
-    conts: HistoryKeys,
+    /// The continuation keys of the node (see [`HistoryKeys::keys`]).
+    keys: [Option<usize>; 2],
+    /// The squares the opponent attacks, once something has needed them
+    /// (see [`MovePicker::history_keys`]).
+    threats: Option<u64>,
     moves: MoveList,
     scores: [i32; MoveList::CAPACITY],
     /// Next move of the current stage to hand out.
@@ -323,20 +329,22 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    /// A picker for an interior node of the main search.
+    /// A picker for an interior node of the main search; `keys` are the
+    /// node's continuation keys (see [`HistoryKeys::keys`]).
     pub fn new(
         board: &Board,
         tt_move: Move,
         heuristics: &Heuristics,
         ply: usize,
-        conts: &HistoryKeys,
+        keys: [Option<usize>; 2],
     ) -> Self {
         Self {
             stage: Stage::TtMove,
             tt_move,
             killers: heuristics.killers(ply),
             counter: heuristics.counter(board),
-            conts: *conts,
+            keys,
+            threats: None,
             moves: MoveList::new(),
             scores: [0; MoveList::CAPACITY],
             next: 0,
@@ -359,7 +367,8 @@ impl MovePicker {
             tt_move,
             killers: [Move::NULL; 2],
             counter: Move::NULL,
-            conts: HistoryKeys::default(),
+            keys: [None; 2],
+            threats: None,
             moves: MoveList::new(),
             scores: [0; MoveList::CAPACITY],
             next: 0,
@@ -376,9 +385,10 @@ impl MovePicker {
         tt_move: Move,
         heuristics: &Heuristics,
         ply: usize,
-        conts: &HistoryKeys,
+        keys: [Option<usize>; 2],
     ) -> Self {
-        let mut picker = Self::new(board, tt_move, heuristics, ply, conts);
+        let mut picker = Self::new(board, tt_move, heuristics, ply, keys);
+        let conts = picker.history_keys(board);
         picker.stage = Stage::List;
         picker.end = moves.len();
         picker.moves = moves;
@@ -395,10 +405,22 @@ impl MovePicker {
             } else if mv == picker.counter {
                 COUNTER
             } else {
-                heuristics.history(board, mv, conts)
+                heuristics.history(board, mv, &conts)
             };
         }
         picker
+    }
+
+    /// The node's history keys (`board` is the position the picker was made
+    /// for). The opponent's attacks in them cost a pass over its pieces, so
+    /// they are found on the first call only: nodes that cut off before any
+    /// quiet move is scored or rewarded never pay for them.
+    pub fn history_keys(&mut self, board: &Board) -> HistoryKeys {
+        let threats = *self.threats.get_or_insert_with(|| opponent_attacks(board));
+        HistoryKeys {
+            keys: self.keys,
+            threats,
+        }
     }
 
     /// The next move, best first, or `None` when every legal move has been
@@ -568,7 +590,8 @@ impl MovePicker {
         generate_quiets(board, &mut self.moves);
         self.next = start;
         self.end = self.moves.len();
-        let view = heuristics.history_view(board, &self.conts);
+        let conts = self.history_keys(board);
+        let view = heuristics.history_view(board, &conts);
         for (score, &mv) in self.scores[start..].iter_mut().zip(&self.moves[start..]) {
             *score = view.score(board, mv);
         }
@@ -705,7 +728,7 @@ mod tests {
                     heuristics.reward(&board, mv, &conts, bonus);
                 }
 
-                let mut picker = MovePicker::new(&board, tt_move, &heuristics, ply, &conts);
+                let mut picker = MovePicker::new(&board, tt_move, &heuristics, ply, conts.keys);
                 let mut got = Vec::new();
                 let mut last_rank = 0;
                 while let Some(p) = picker.pick(&board, &heuristics) {
