@@ -406,9 +406,26 @@ impl Board {
     }
 
     /// True when the side to move is in check.
+    ///
+    /// The same test as [`attacked_by`](Board::attacked_by) on the king's
+    /// square, written without early exits: the search asks this at every
+    /// node and the answer is almost always no, so every test runs anyway
+    /// and the branches between them only cost. A slider lookup is skipped
+    /// when the opponent has no slider of that kind.
     #[inline]
     pub fn in_check(&self) -> bool {
-        self.attacked_by(self.king_square(self.side), !self.side, self.occupied())
+        let king = self.king_square(self.side);
+        let them = self.by_color[(!self.side).index()];
+        let occupied = self.occupied();
+        let queens = self.by_kind[PieceKind::Queen.index()];
+        let straight = (self.by_kind[PieceKind::Rook.index()] | queens) & them;
+        let diagonal = (self.by_kind[PieceKind::Bishop.index()] | queens) & them;
+        let leapers = (attacks::knight(king) & self.by_kind[PieceKind::Knight.index()])
+            | (attacks::pawn(self.side, king) & self.by_kind[PieceKind::Pawn.index()])
+            | (attacks::king(king) & self.by_kind[PieceKind::King.index()]);
+        (leapers & them).any()
+            || (straight.any() && (attacks::rook(king, occupied) & straight).any())
+            || (diagonal.any() && (attacks::bishop(king, occupied) & diagonal).any())
     }
 
     // ----- placement helpers (the single place placement changes) -------

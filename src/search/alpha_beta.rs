@@ -42,7 +42,7 @@ impl Searcher {
 
         // Step 2. At the horizon, resolve captures with quiescence search.
         if depth <= 0 {
-            return self.qsearch(board, alpha, beta, ply);
+            return self.qsearch(board, alpha, beta, ply, in_check);
         }
 
         if self.tick() {
@@ -134,7 +134,7 @@ impl Searcher {
                 && eval + RAZOR_MARGIN * depth <= alpha
                 && excluded.is_null()
             {
-                let score = self.qsearch(board, alpha, alpha + 1, ply);
+                let score = self.qsearch(board, alpha, alpha + 1, ply, false);
                 if score <= alpha {
                     return score;
                 }

@@ -11,14 +11,17 @@ use crate::board::{Board, Move};
 use crate::eval::score::{DRAW, INFINITE, MATE, MAX_PLY, Score, is_mate};
 
 impl Searcher {
-    /// Quiescence search of `board` inside `(alpha, beta)`.
+    /// Quiescence search of `board` inside `(alpha, beta)`; `in_check` must
+    /// be `board.in_check()` (every caller has just asked it or knows it).
     pub(super) fn qsearch(
         &mut self,
         board: &mut Board,
         mut alpha: Score,
         beta: Score,
         ply: usize,
+        in_check: bool,
     ) -> Score {
+        debug_assert_eq!(in_check, board.in_check());
         self.pv[ply].clear();
         if self.tick() {
             return 0;
@@ -27,7 +30,6 @@ impl Searcher {
         if board.is_insufficient_material() {
             return DRAW;
         }
-        let in_check = board.in_check();
         if ply >= MAX_PLY as usize - 1 {
             return if in_check {
                 DRAW
@@ -90,7 +92,8 @@ impl Searcher {
                 }
             }
             board.make_move(mv);
-            let score = -self.qsearch(board, -beta, -alpha, ply + 1);
+            let gives_check = board.in_check();
+            let score = -self.qsearch(board, -beta, -alpha, ply + 1, gives_check);
             board.unmake_move();
             if self.stopped {
                 return 0;
