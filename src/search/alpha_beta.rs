@@ -208,21 +208,21 @@ impl Searcher {
             // does not get mated is in hand. Checking moves are kept: they
             // are where mates hide.
             if may_prune && best_score > -MATE_BOUND {
-                if quiet && !in_check && !gives_check(board, mv) {
+                if quiet {
+                    // Whether the move gives check (three attack lookups) is
+                    // asked last, only of a move one of the rules would
+                    // prune: a move that none of them prunes never needs it.
                     let lmp_limit = LMP_BASE + depth * depth / if improving { 1 } else { 2 };
-                    if depth <= LMP_MAX_DEPTH && searched >= lmp_limit {
+                    let prunable = !in_check
+                        && ((depth <= LMP_MAX_DEPTH && searched >= lmp_limit)
+                            || (depth <= FUTILITY_MAX_DEPTH
+                                && futility_base + FUTILITY_PER_DEPTH * depth <= alpha)
+                            || (depth <= SEE_MAX_DEPTH
+                                && !see_ge(board, mv, SEE_QUIET_MARGIN * depth)));
+                    if prunable && !gives_check(board, mv) {
                         continue;
                     }
-                    if depth <= FUTILITY_MAX_DEPTH
-                        && futility_base + FUTILITY_PER_DEPTH * depth <= alpha
-                    {
-                        continue;
-                    }
-                    if depth <= SEE_MAX_DEPTH && !see_ge(board, mv, SEE_QUIET_MARGIN * depth) {
-                        continue;
-                    }
-                } else if !quiet
-                    && depth <= SEE_MAX_DEPTH
+                } else if depth <= SEE_MAX_DEPTH
                     && !kind.is_good()
                     && !see_ge(board, mv, SEE_CAPTURE_MARGIN * depth * depth)
                 {
