@@ -303,13 +303,13 @@ fn imbalance<S: Sink>(board: &Board, us: Color, sink: &mut S) {
     let theirs = KINDS.map(|kind| board.pieces(!us, kind).count() as i32);
     let mut own = IMBALANCE_OURS;
     let mut other = IMBALANCE_THEIRS;
-    for first in 1..KINDS.len() {
-        for second in 0..=first {
-            sink.add(us, own, ours[first] * ours[second]);
+    for (first, &count) in ours.iter().enumerate().skip(1) {
+        for &second in &ours[..=first] {
+            sink.add(us, own, count * second);
             own += 1;
         }
-        for second in 0..first {
-            sink.add(us, other, ours[first] * theirs[second]);
+        for &second in &theirs[..first] {
+            sink.add(us, other, count * second);
             other += 1;
         }
     }
