@@ -407,7 +407,7 @@ impl Board {
 
     /// True when the side to move is in check.
     ///
-    /// The same test as [`attacked_by`](Board::attacked_by) on the king's
+    /// The same test as `attacked_by` on the king's
     /// square, written without early exits: the search asks this at every
     /// node and the answer is almost always no, so every test runs anyway
     /// and the branches between them only cost. A slider lookup is skipped
