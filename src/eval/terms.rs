@@ -164,6 +164,11 @@ pub fn pawn_structure<S: Sink>(
                 .is_empty();
             if isolated {
                 sink.add(us, ISOLATED_PAWN, 1);
+                // Two isolated pawns on one file: neither can ever be
+                // defended by a pawn, and the front one shields nothing.
+                if (ahead_on_file & our_pawns).any() {
+                    sink.add(us, DOUBLED_ISOLATED, 1);
+                }
             }
             let opposed = (ahead_on_file & their_pawns).any();
             let rank = relative_rank(sq, us);
@@ -534,6 +539,29 @@ fn threats<S: Sink>(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, 
             (ours.rooks & weak & victims).count_ones() as i32,
         );
     }
+    // Their pawns we attack and they do not defend at all.
+    sink.add(
+        us,
+        HANGING_PAWN,
+        (ours.all & their(PieceKind::Pawn) & !theirs.all).count_ones() as i32,
+    );
+    // Their men pinned to their king by our sliders: they cannot move,
+    // and they are targets.
+    let king = board.king_square(them).raw();
+    let occupied = board.occupied().0;
+    let queens_ours = board.pieces(us, PieceKind::Queen).0;
+    let snipers = (kiln_tables::bishop_attacks(king, 0)
+        & (board.pieces(us, PieceKind::Bishop).0 | queens_ours))
+        | (kiln_tables::rook_attacks(king, 0)
+            & (board.pieces(us, PieceKind::Rook).0 | queens_ours));
+    let pinned = Bitboard(snipers)
+        .into_iter()
+        .filter(|sniper| {
+            let between = kiln_tables::between(king, sniper.raw()) & occupied;
+            between & (between.wrapping_sub(1)) == 0 && between & men != 0
+        })
+        .count();
+    sink.add(us, PIN_ON_KING, pinned as i32);
     // Their pawns not strongly defended that our minors or rooks attack:
     // the endgame's usual targets.
     let weak_pawns = their(PieceKind::Pawn) & !strong;
@@ -682,6 +710,8 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
     }
 
     // Passed pawns: a blocked stop square, and the kings' race to it.
+    let their_pieces_gone =
+        (board.color_bb(them).0 & !their_pawns.0 & !board.pieces(them, PieceKind::King).0) == 0;
     for sq in pawns.passed[us.index()] {
         let stop = match us {
             Color::White => Square::try_from_index(sq.index() + 8),
@@ -690,6 +720,9 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
         if let Some(stop) = stop {
             if occupied.contains(stop) {
                 sink.add(us, PASSED_BLOCKED, 1);
+                if board.color_bb(them).contains(stop) {
+                    sink.add(us, PASSED_BLOCKED_BY_ENEMY, 1);
+                }
             }
             let theirs = i32::from(kiln_tables::distance(their_king.raw(), stop.raw()));
             let ours = i32::from(kiln_tables::distance(our_king.raw(), stop.raw()));
@@ -703,6 +736,24 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
             // grows as the pawn comes closer.
             sink.add(us, PASSED_ENEMY_KING + rank as usize, theirs);
             sink.add(us, PASSED_OWN_KING + rank as usize, ours);
+            // Rule of the square: with only pawns left to them, a passer
+            // whose path is clear and whose queening square their king
+            // cannot reach in time promotes.
+            if their_pieces_gone {
+                let path = kiln_tables::forward_file(c, sq.raw());
+                let queening = match us {
+                    Color::White => 56 + sq.file().index() as u8,
+                    Color::Black => sq.file().index() as u8,
+                };
+                // A pawn on its second rank moves two squares at once.
+                let pawn_moves = (7 - rank).min(5);
+                let tempo = i32::from(board.side_to_move() == them);
+                let king_moves =
+                    i32::from(kiln_tables::distance(their_king.raw(), queening)) - tempo;
+                if path & occupied.0 == 0 && pawn_moves < king_moves {
+                    sink.add(us, UNSTOPPABLE_PASSER, 1);
+                }
+            }
         }
     }
 
@@ -770,6 +821,18 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
                             BISHOP_OUTPOST
                         };
                         sink.add(us, outpost, 1);
+                        // No enemy knight, nor bishop of its colour, can
+                        // ever trade it off.
+                        let colour = if Bitboard::LIGHT_SQUARES.contains(sq) {
+                            Bitboard::LIGHT_SQUARES
+                        } else {
+                            Bitboard::DARK_SQUARES
+                        };
+                        let contesters = board.pieces(them, PieceKind::Knight)
+                            | (board.pieces(them, PieceKind::Bishop) & colour);
+                        if contesters.is_empty() {
+                            sink.add(us, UNCONTESTED_OUTPOST, 1);
+                        }
                     } else if kind == PieceKind::Knight && seen.0 & outposts & !own != 0 {
                         sink.add(us, REACHABLE_OUTPOST, 1);
                     }
@@ -787,6 +850,11 @@ fn side_terms<S: Sink>(board: &Board, us: Color, pawns: &PawnInfo, sink: &mut S)
                     }
                 }
                 PieceKind::Rook => {
+                    // Rooks that defend each other (counted once per pair:
+                    // the second sees the first).
+                    if attacked.rooks & (1u64 << sq.raw()) != 0 {
+                        sink.add(us, CONNECTED_ROOKS, 1);
+                    }
                     attacked.rooks |= seen.0;
                     let file = kiln_tables::file_mask(sq.file().index() as u8);
                     if file & king_zone.0 != 0 {
@@ -1011,6 +1079,9 @@ mod tests {
             "4q1k1/3n4/8/1B6/4p3/4P3/8/4RK2 w - - 0 1",
             "3k4/2p1p3/8/3N4/8/8/8/4K3 w - - 0 1",
             "4k3/8/8/3p4/P1PP4/4P3/8/4K3 w - - 0 1",
+            "4k3/3n4/3r4/1B1P4/8/8/8/4K3 w - - 0 1",
+            "8/8/4k3/P7/8/8/8/4K3 b - - 0 1",
+            "4k3/1p6/B7/8/8/8/8/R2RK3 w - - 0 1",
         ] {
             let a = counts(fen);
             let b = counts(&mirror(fen));
@@ -1152,6 +1223,38 @@ mod tests {
         // Enemy king g8 is five squares from b7, ours (g1) six.
         assert_eq!(count(&c, Color::White, PASSED_ENEMY_KING + 5), 5);
         assert_eq!(count(&c, Color::White, PASSED_OWN_KING + 5), 6);
+    }
+
+    #[test]
+    fn batch_five_terms() {
+        // Pawn ending: White's a5 pawn needs three moves, Black's king on
+        // e6 four to reach a8 (three with the move).
+        let c = counts("8/8/4k3/P7/8/8/8/4K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, UNSTOPPABLE_PASSER), 1);
+        let c = counts("8/8/4k3/P7/8/8/8/4K3 b - - 0 1");
+        assert_eq!(count(&c, Color::White, UNSTOPPABLE_PASSER), 0);
+        // A black knight left: no rule of the square.
+        let c = counts("8/8/4k3/P7/8/8/8/n3K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, UNSTOPPABLE_PASSER), 0);
+        // The bishop on b5 pins the d7 knight to the e8 king; the black
+        // rook stands on d6, the stop square of the passed d5 pawn.
+        let c = counts("4k3/3n4/3r4/1B1P4/8/8/8/4K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, PIN_ON_KING), 1);
+        assert_eq!(count(&c, Color::White, PASSED_BLOCKED_BY_ENEMY), 1);
+        // Rooks on a1 and d1 defend each other; the bishop on a6 attacks
+        // the b7 pawn, which nothing defends.
+        let c = counts("4k3/1p6/B7/8/8/8/8/R2RK3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, CONNECTED_ROOKS), 1);
+        assert_eq!(count(&c, Color::White, HANGING_PAWN), 1);
+        // Two isolated pawns on the c-file: the rear one counts.
+        let c = counts("4k3/8/8/8/2P5/2P5/8/4K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, DOUBLED_ISOLATED), 1);
+        // Knight on d5 defended by e4, no black minor to trade it.
+        let c = counts("4k3/7p/8/3N4/4P3/8/8/4K3 w - - 0 1");
+        assert_eq!(count(&c, Color::White, UNCONTESTED_OUTPOST), 1);
+        // A black bishop on the light squares can.
+        let c = counts("4k3/7p/8/3N4/4P3/8/8/4Kb2 w - - 0 1");
+        assert_eq!(count(&c, Color::White, UNCONTESTED_OUTPOST), 0);
     }
 
     #[test]
