@@ -474,7 +474,6 @@ fn threats<S: Sink>(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, 
     let them = !us;
     let their = |kind| board.pieces(them, kind).0;
     let pieces = board.color_bb(them).0 & !their(PieceKind::Pawn) & !their(PieceKind::King);
-    let heavy = their(PieceKind::Rook) | their(PieceKind::Queen);
     sink.add(
         us,
         THREAT_BY_PAWN,
@@ -488,11 +487,6 @@ fn threats<S: Sink>(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, 
         us,
         THREAT_BY_SAFE_PAWN,
         (pawn_attacks(Bitboard(safe_pawns), us) & pieces).count_ones() as i32,
-    );
-    sink.add(
-        us,
-        THREAT_BY_MINOR,
-        (ours.minors & heavy).count_ones() as i32,
     );
     sink.add(
         us,
@@ -514,11 +508,12 @@ fn threats<S: Sink>(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, 
         (theirs.all & ours.all & !strong).count_ones() as i32,
     );
     // By attacker and victim: their men attacked by our knights and
-    // bishops (pieces even when strongly defended, a trade offer at least),
-    // and weak ones attacked by our rooks.
+    // bishops (pieces even when strongly defended, a trade offer at least;
+    // pawns only when weak), and weak ones attacked by our rooks. Weak
+    // pawns are the endgame's usual targets.
     let men = board.color_bb(them).0 & !their(PieceKind::King);
     let weak = men & !strong & ours.all;
-    let minor_targets = (pieces & strong) | weak;
+    let minor_targets = pieces | weak;
     for kind in [
         PieceKind::Pawn,
         PieceKind::Knight,
@@ -562,19 +557,6 @@ fn threats<S: Sink>(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, 
         })
         .count();
     sink.add(us, PIN_ON_KING, pinned as i32);
-    // Their pawns not strongly defended that our minors or rooks attack:
-    // the endgame's usual targets.
-    let weak_pawns = their(PieceKind::Pawn) & !strong;
-    sink.add(
-        us,
-        THREAT_MINOR_ON_PAWN,
-        (ours.minors & weak_pawns).count_ones() as i32,
-    );
-    sink.add(
-        us,
-        THREAT_ROOK_ON_PAWN,
-        (ours.rooks & weak_pawns).count_ones() as i32,
-    );
     // Their men we attack that only their queen defends: the queen is tied
     // to them, or trades itself for a pawn.
     let king_guard = kiln_tables::king_attacks(board.king_square(them).raw());
@@ -1211,7 +1193,10 @@ mod tests {
         // Knight on d5 attacks the undefended pawns on c7 and e7 (the king
         // on d8 defends both once, White attacks each once: not strong).
         let c = counts("3k4/2p1p3/8/3N4/8/8/8/4K3 w - - 0 1");
-        assert_eq!(count(&c, Color::White, THREAT_MINOR_ON_PAWN), 2);
+        assert_eq!(
+            count(&c, Color::White, MINOR_THREAT + PieceKind::Pawn.index()),
+            2
+        );
         // A pawn on e4 attacks the d5 knight, defended by the d3 pawn.
         let c = counts("4k3/8/8/3n4/4P3/3P4/8/4K3 w - - 0 1");
         assert_eq!(count(&c, Color::White, THREAT_BY_SAFE_PAWN), 1);
