@@ -746,3 +746,60 @@ fn label_rescores_positions_with_a_uci_engine() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("2 skipped"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `kiln datagen --opponent` plays another UCI engine (Kiln itself here):
+/// both sides' quiet positions are written, and the score is reported.
+#[test]
+fn datagen_plays_a_uci_opponent() {
+    let dir = std::env::temp_dir().join(format!("kiln-datagen-opp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = dir.join("out.txt");
+    let output = Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .args(["datagen", "--games", "2", "--nodes", "400"])
+        .args(["--opponent-nodes", "400", "--opponent"])
+        .arg(env!("CARGO_BIN_EXE_kiln"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("run kiln datagen");
+    assert!(output.status.success(), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("2/2 games"), "{stderr}");
+    assert!(stderr.contains("Kiln scored"), "{stderr}");
+    let written = std::fs::read_to_string(&out).expect("output");
+    assert!(written.lines().count() > 10, "{written}");
+    let (mut white, mut black) = (0, 0);
+    for line in written.lines() {
+        let fields: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        match fields[0].split_whitespace().nth(1) {
+            Some("w") => white += 1,
+            Some("b") => black += 1,
+            _ => panic!("no side to move in {line}"),
+        }
+        assert!(["1.0", "0.5", "0.0"].contains(&fields[1]), "{line}");
+        assert!(fields[2].parse::<i32>().is_ok(), "{line}");
+    }
+    assert!(
+        white > 0 && black > 0,
+        "both sides' positions: {white} {black}"
+    );
+
+    // An opponent that cannot be started is an error, not a silent
+    // self-play run.
+    let output = Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .args([
+            "datagen",
+            "--games",
+            "1",
+            "--opponent",
+            "/nonexistent/engine",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("run kiln datagen");
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot start"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

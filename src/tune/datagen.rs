@@ -9,6 +9,13 @@
 //! (both sides' scores agreeing on a decisive or a dead-drawn position for
 //! several plies), which saves most of the time long games would take.
 //!
+//! With `--opponent <engine>` Kiln plays another UCI engine instead of
+//! itself (Kiln has White in even-numbered games, Black in odd ones; the
+//! opponent searches `--opponent-nodes` nodes per move). Those games reach
+//! the positions a stronger engine steers Kiln into, the ones Kiln
+//! misjudges; both sides' positions are written, scored by whichever
+//! engine moved (re-score them all with `kiln label` before tuning).
+//!
 //! Output: one position per line, `<fen> | <result> | <score>`, where the
 //! result is White's (`1.0`, `0.5`, `0.0`) and the score is the search's
 //! score in centipawns from White's point of view. Only quiet positions are
@@ -21,17 +28,19 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use super::engine::{MATE_LABEL, UciEngine};
 use super::options::{flag_values, number};
 use crate::board::{Board, Color, STARTPOS};
 use crate::eval::score::{MATE_BOUND, Score};
-use crate::movegen::{MoveList, generate_all};
+use crate::movegen::{MoveList, generate_all, parse_uci_move};
 use crate::rng::Rng;
 use crate::search::limits::Limits;
 use crate::search::{SearchShared, Searcher};
 
 /// Usage text of `kiln datagen`.
 pub const USAGE: &str = "usage: kiln datagen --out <file> [--games <n> | --positions <n>] \
-[--nodes <n>] [--seed <n>] [--threads <n>] [--openings <epd>] [--random-plies <n>] [--hash <MiB>]";
+[--nodes <n>] [--seed <n>] [--threads <n>] [--openings <epd>] [--random-plies <n>] [--hash <MiB>] \
+[--opponent <engine> [--opponent-nodes <n>]]";
 
 /// What to generate; see [`USAGE`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,8 +61,12 @@ pub struct Options {
     pub openings: Option<String>,
     /// Random legal plies played from the opening before the game starts.
     pub random_plies: u32,
-    /// Transposition table per thread in MiB.
+    /// Transposition table per thread in MiB (the opponent's hash too).
     pub hash_mib: u64,
+    /// A UCI engine Kiln plays instead of itself (if set).
+    pub opponent: Option<String>,
+    /// The opponent's nodes per move.
+    pub opponent_nodes: u64,
 }
 
 impl Options {
@@ -70,6 +83,8 @@ impl Options {
             openings: None,
             random_plies: 8,
             hash_mib: 16,
+            opponent: None,
+            opponent_nodes: 10_000,
         };
         let mut out = None;
         for (flag, value) in flag_values(args) {
@@ -83,6 +98,10 @@ impl Options {
                 "--openings" => options.openings = Some(value?.to_string()),
                 "--random-plies" => options.random_plies = number(flag, value?, 0, 200)? as u32,
                 "--hash" => options.hash_mib = number(flag, value?, 1, 65_536)?,
+                "--opponent" => options.opponent = Some(value?.to_string()),
+                "--opponent-nodes" => {
+                    options.opponent_nodes = number(flag, value?, 1, 100_000_000)?;
+                }
                 other => return Err(format!("unknown option '{other}'")),
             }
         }
@@ -125,21 +144,27 @@ pub fn run(options: &Options) -> Result<u64, String> {
     let next_game = Arc::new(AtomicU64::new(0));
     let written = Arc::new(AtomicU64::new(0));
     let games_done = Arc::new(AtomicU64::new(0));
+    let kiln_half_points = Arc::new(AtomicU64::new(0));
     let openings = Arc::new(openings);
     let start = Instant::now();
 
     let mut handles = Vec::new();
     for _ in 0..options.threads {
-        let (writer, next_game, written, games_done, openings, options) = (
+        let (writer, next_game, written, games_done, kiln_half_points, openings, options) = (
             Arc::clone(&writer),
             Arc::clone(&next_game),
             Arc::clone(&written),
             Arc::clone(&games_done),
+            Arc::clone(&kiln_half_points),
             Arc::clone(&openings),
             options.clone(),
         );
         handles.push(std::thread::spawn(move || -> Result<(), String> {
             let mut searcher = Searcher::new(options.hash_mib);
+            let mut opponent = match &options.opponent {
+                Some(path) => Some(UciEngine::start(path, options.hash_mib)?),
+                None => None,
+            };
             loop {
                 if options
                     .positions
@@ -151,7 +176,13 @@ pub fn run(options: &Options) -> Result<u64, String> {
                 if options.games.is_some_and(|g| game >= g) {
                     return Ok(());
                 }
-                let lines = play_game(&mut searcher, &options, &openings, game);
+                let (lines, white_result) =
+                    play_game(&mut searcher, opponent.as_mut(), &options, &openings, game)?;
+                let kiln_result = match opponent_color(game) {
+                    Color::Black => white_result,
+                    Color::White => 2 - white_result,
+                };
+                kiln_half_points.fetch_add(u64::from(kiln_result), Ordering::Relaxed);
                 let mut text = String::new();
                 for line in &lines {
                     text.push_str(line);
@@ -173,7 +204,7 @@ pub fn run(options: &Options) -> Result<u64, String> {
         std::thread::sleep(Duration::from_millis(200));
         if last.elapsed() >= Duration::from_secs(10) {
             last = Instant::now();
-            progress(options, &games_done, &written, start);
+            progress(options, &games_done, &kiln_half_points, &written, start);
         }
     }
     for handle in handles {
@@ -181,14 +212,27 @@ pub fn run(options: &Options) -> Result<u64, String> {
             .join()
             .map_err(|_| "a datagen thread panicked".to_string())??;
     }
-    progress(options, &games_done, &written, start);
+    progress(options, &games_done, &kiln_half_points, &written, start);
     eprintln!();
     Ok(written.load(Ordering::Relaxed))
 }
 
-fn progress(options: &Options, games: &AtomicU64, written: &AtomicU64, start: Instant) {
+fn progress(
+    options: &Options,
+    games: &AtomicU64,
+    kiln_half_points: &AtomicU64,
+    written: &AtomicU64,
+    start: Instant,
+) {
     let written = written.load(Ordering::Relaxed);
     let games = games.load(Ordering::Relaxed);
+    let score = match &options.opponent {
+        Some(_) if games > 0 => format!(
+            ", Kiln scored {:.1} %",
+            50.0 * kiln_half_points.load(Ordering::Relaxed) as f64 / games as f64
+        ),
+        _ => String::new(),
+    };
     let secs = start.elapsed().as_secs_f64().max(1e-3);
     let target = match (options.positions, options.games) {
         (Some(p), _) => format!("{written}/{p} positions"),
@@ -196,7 +240,7 @@ fn progress(options: &Options, games: &AtomicU64, written: &AtomicU64, start: In
         (None, None) => format!("{written} positions"),
     };
     eprint!(
-        "\rdatagen: {target}, {games} games, {:.0} s, {:.1} positions/s   ",
+        "\rdatagen: {target}, {games} games{score}, {:.0} s, {:.1} positions/s   ",
         secs,
         written as f64 / secs
     );
@@ -256,13 +300,25 @@ fn starting_board(options: &Options, openings: &[String], game: u64, attempt: u6
     }
 }
 
-/// Plays game number `game` and returns its output lines.
+/// The opponent's colour in game number `game`.
+fn opponent_color(game: u64) -> Color {
+    if game % 2 == 0 {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// Plays game number `game` (against `opponent` if given) and returns its
+/// output lines and White's result in half points; an `Err` is an opponent
+/// that failed or sent an illegal move.
 fn play_game(
     searcher: &mut Searcher,
+    mut opponent: Option<&mut UciEngine>,
     options: &Options,
     openings: &[String],
     game: u64,
-) -> Vec<String> {
+) -> Result<(Vec<String>, u8), String> {
     let limits = Limits {
         nodes: Some(options.nodes),
         ..Limits::default()
@@ -285,6 +341,13 @@ fn play_game(
         }
     };
     searcher.new_game();
+    // The opponent's colour, and the game so far in its terms.
+    let opponent_color = opponent_color(game);
+    let start_fen = board.to_fen();
+    let mut uci_moves = String::new();
+    if let Some(engine) = opponent.as_deref_mut() {
+        engine.new_game()?;
+    }
 
     // (FEN, White's score) of the positions kept so far.
     let mut kept: Vec<(String, Score)> = Vec::new();
@@ -312,22 +375,45 @@ fn play_game(
         {
             break 1;
         }
-        let found = searcher.search(
-            &mut board,
-            &limits,
-            0,
-            Arc::new(SearchShared::default()),
-            &mut |_| {},
-        );
+        let (best, score) = match opponent.as_deref_mut() {
+            Some(engine) if board.side_to_move() == opponent_color => {
+                let reply = engine.search(
+                    &format!("position fen {start_fen} moves{uci_moves}"),
+                    &format!("go nodes {}", options.opponent_nodes),
+                )?;
+                let text = reply.best.ok_or("the opponent sent no move")?;
+                let best = parse_uci_move(&board, &text).map_err(|e| {
+                    format!("the opponent's move '{text}' in {}: {e}", board.to_fen())
+                })?;
+                // Its mates, and no score at all, count as Kiln's mate
+                // scores: the position is not kept.
+                let score = match reply.score {
+                    Some(s) if s.abs() < MATE_LABEL => s,
+                    Some(s) if s < 0 => -MATE_BOUND,
+                    _ => MATE_BOUND,
+                };
+                (best, score)
+            }
+            _ => {
+                let found = searcher.search(
+                    &mut board,
+                    &limits,
+                    0,
+                    Arc::new(SearchShared::default()),
+                    &mut |_| {},
+                );
+                (found.best, found.score)
+            }
+        };
         let white_score = match board.side_to_move() {
-            Color::White => found.score,
-            Color::Black => -found.score,
+            Color::White => score,
+            Color::Black => -score,
         };
         if ply >= SKIP_PLIES
             && !board.in_check()
-            && !found.best.is_capture()
-            && !found.best.is_promotion()
-            && found.score.abs() < MATE_BOUND
+            && !best.is_capture()
+            && !best.is_promotion()
+            && score.abs() < MATE_BOUND
         {
             kept.push((board.to_fen(), white_score));
         }
@@ -360,13 +446,19 @@ fn play_game(
             draw_streak = 0;
         }
 
-        board.make_move(found.best);
+        if opponent.is_some() {
+            uci_moves.push(' ');
+            uci_moves.push_str(&best.to_uci(false));
+        }
+        board.make_move(best);
         ply += 1;
     };
     let label = ["0.0", "0.5", "1.0"][usize::from(result)];
-    kept.into_iter()
+    let lines = kept
+        .into_iter()
         .map(|(fen, score)| format!("{fen} | {label} | {score}"))
-        .collect()
+        .collect();
+    Ok((lines, result))
 }
 
 #[cfg(test)]
@@ -388,6 +480,11 @@ mod tests {
         assert!(Options::parse(&args("--out x --games ten")).is_err());
         assert!(Options::parse(&args("--out x --games 1 --nodes")).is_err());
         assert!(Options::parse(&args("--out x --games 1 --frobnicate 2")).is_err());
+        let o =
+            Options::parse(&args("--out x --games 1 --opponent sf --opponent-nodes 50")).unwrap();
+        assert_eq!((o.opponent.as_deref(), o.opponent_nodes), (Some("sf"), 50));
+        assert!(Options::parse(&args("--out x --games 1 --opponent")).is_err());
+        assert!(Options::parse(&args("--out x --games 1 --opponent-nodes 0")).is_err());
     }
 
     #[test]
@@ -395,8 +492,8 @@ mod tests {
         let options = Options::parse(&args("--out unused --games 1 --nodes 300 --seed 5")).unwrap();
         let openings = vec![STARTPOS.to_string()];
         let mut searcher = Searcher::new(1);
-        let a = play_game(&mut searcher, &options, &openings, 3);
-        let b = play_game(&mut searcher, &options, &openings, 3);
+        let (a, _) = play_game(&mut searcher, None, &options, &openings, 3).unwrap();
+        let (b, _) = play_game(&mut searcher, None, &options, &openings, 3).unwrap();
         assert_eq!(a, b, "same seed and game number, same game");
         assert!(!a.is_empty());
         for line in &a {

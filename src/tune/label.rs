@@ -15,19 +15,17 @@
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+pub use super::engine::MATE_LABEL;
+use super::engine::UciEngine;
 use super::options::{flag_values, number};
 use crate::board::Board;
 
 /// Usage text of `kiln label`.
 pub const USAGE: &str = "usage: kiln label --data <file> --out <file> --engine <path> \
 [--depth <n>] [--threads <n>] [--hash <MiB>]";
-
-/// The score written for a mate found by the labelling engine.
-pub const MATE_LABEL: i32 = 2_000;
 
 /// What to label; see [`USAGE`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -142,112 +140,13 @@ pub fn run(options: &Options) -> Result<Summary, String> {
     Ok(summary)
 }
 
-/// A running UCI engine.
-struct Engine {
-    child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
-}
-
-impl Engine {
-    fn start(options: &Options) -> Result<Engine, String> {
-        let mut child = Command::new(&options.engine)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start '{}': {e}", options.engine))?;
-        let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
-            return Err("cannot talk to the engine".into());
-        };
-        let mut engine = Engine {
-            child,
-            input,
-            output: BufReader::new(output),
-        };
-        engine.send("uci")?;
-        engine.wait_for("uciok")?;
-        engine.send(&format!("setoption name Hash value {}", options.hash_mib))?;
-        engine.send("ucinewgame")?;
-        engine.send("isready")?;
-        engine.wait_for("readyok")?;
-        Ok(engine)
-    }
-
-    fn send(&mut self, command: &str) -> Result<(), String> {
-        writeln!(self.input, "{command}")
-            .and_then(|()| self.input.flush())
-            .map_err(|e| format!("the engine stopped reading: {e}"))
-    }
-
-    fn read_line(&mut self) -> Result<String, String> {
-        let mut line = String::new();
-        match self.output.read_line(&mut line) {
-            Ok(0) => Err("the engine exited".into()),
-            Ok(_) => Ok(line),
-            Err(e) => Err(format!("cannot read from the engine: {e}")),
-        }
-    }
-
-    fn wait_for(&mut self, token: &str) -> Result<(), String> {
-        while self.read_line()?.split_whitespace().next() != Some(token) {}
-        Ok(())
-    }
-
-    /// The score of `fen` (side to move's view) after a `depth`-ply search.
-    fn score(&mut self, fen: &str, depth: u64) -> Result<Option<i32>, String> {
-        self.send(&format!("position fen {fen}"))?;
-        self.send(&format!("go depth {depth}"))?;
-        let mut score = None;
-        loop {
-            let line = self.read_line()?;
-            match line.split_whitespace().next() {
-                Some("bestmove") => return Ok(score),
-                Some("info") => {
-                    if let Some(s) = parse_score(&line) {
-                        score = Some(s);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        let _ = self.child.wait();
-    }
-}
-
-/// The score of a UCI `info` line (side to move's view): centipawns, or
-/// ±[`MATE_LABEL`] for a mate; bounds (`lowerbound`/`upperbound`) are not
-/// final and are ignored.
-fn parse_score(line: &str) -> Option<i32> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let at = words.iter().position(|&w| w == "score")?;
-    if words
-        .get(at + 3)
-        .is_some_and(|w| *w == "lowerbound" || *w == "upperbound")
-    {
-        return None;
-    }
-    let value: i32 = words.get(at + 2)?.parse().ok()?;
-    match *words.get(at + 1)? {
-        "cp" => Some(value.clamp(-MATE_LABEL, MATE_LABEL)),
-        "mate" => Some(if value > 0 { MATE_LABEL } else { -MATE_LABEL }),
-        _ => None,
-    }
-}
-
 /// Labels `lines` with one engine; `None` for a line that could not be.
 fn label_chunk(
     options: &Options,
     lines: &[String],
     done: &AtomicU64,
 ) -> Result<Vec<Option<String>>, String> {
-    let mut engine = Engine::start(options)?;
+    let mut engine = UciEngine::start(&options.engine, options.hash_mib)?;
     let mut labelled = Vec::with_capacity(lines.len());
     for line in lines {
         let mut fields = line.split('|').map(str::trim);
@@ -262,7 +161,11 @@ fn label_chunk(
             continue;
         }
         let white_to_move = fen.split_whitespace().nth(1) == Some("w");
-        let label = engine.score(fen, options.depth)?.map(|score| {
+        let reply = engine.search(
+            &format!("position fen {fen}"),
+            &format!("go depth {}", options.depth),
+        )?;
+        let label = reply.score.map(|score| {
             let white = if white_to_move { score } else { -score };
             format!("{fen} | {result} | {white}")
         });
@@ -298,34 +201,5 @@ mod tests {
         assert!(Options::parse(&args("--data a --out b --engine sf --depth 0")).is_err());
         assert!(Options::parse(&args("--data a --out b --engine sf --depth")).is_err());
         assert!(Options::parse(&args("--data a --out b --engine sf --x 1")).is_err());
-    }
-
-    #[test]
-    fn scores_are_read_from_info_lines() {
-        assert_eq!(
-            parse_score("info depth 6 seldepth 7 multipv 1 score cp -35 nodes 900 pv e2e4"),
-            Some(-35)
-        );
-        assert_eq!(
-            parse_score("info depth 9 score mate -3 pv a1a2"),
-            Some(-MATE_LABEL)
-        );
-        assert_eq!(parse_score("info depth 9 score cp 99999"), Some(MATE_LABEL));
-        assert_eq!(parse_score("info depth 9 score cp 40 lowerbound"), None);
-        assert_eq!(parse_score("info string hello"), None);
-        assert_eq!(parse_score("info depth 3 score cp x"), None);
-    }
-
-    #[test]
-    fn a_missing_engine_is_an_error() {
-        let options = Options {
-            data: String::new(),
-            out: String::new(),
-            engine: "/nonexistent/engine".into(),
-            depth: 1,
-            threads: 1,
-            hash_mib: 1,
-        };
-        assert!(Engine::start(&options).is_err());
     }
 }
