@@ -45,14 +45,19 @@ impl Board {
         self.repetitions(count, usize::MAX) >= count
     }
 
-    /// The search's repetition rule: true when the current position already
-    /// occurred strictly after `root_ply` (the [`game_ply`](Board::game_ply)
-    /// of the search root: a repetition inside the tree can be repeated again
-    /// by the side that wants it, so one is enough), or occurred twice in all
-    /// (a threefold repetition).
+    /// The search's repetition rule: true when the current position
+    /// occurred before at all, in the tree or in the game.
+    ///
+    /// Why a single earlier occurrence, even before the root: arbiters that
+    /// claim threefold repetition for the side to move (python-chess's
+    /// `outcome(claim_draw=True)`, which `match.py` uses) end the game as
+    /// soon as either side *could* move into a third occurrence. A winning
+    /// side that allows second occurrences hands the other side (or the
+    /// arbiter, on its own behalf) that claim. `root_ply` is kept for the
+    /// callers; a position first seen after it is a repetition all the same.
     #[inline]
     pub fn is_search_repetition(&self, root_ply: usize) -> bool {
-        self.repetitions(2, root_ply) >= 2
+        self.repetitions(1, root_ply) >= 1
     }
 
     /// Counts earlier occurrences, stopping at `stop` of them; an occurrence
@@ -197,9 +202,9 @@ mod tests {
     fn search_repetition_since_root() {
         let mut b = Board::startpos();
         play(&mut b, "g1f3 g8f6 f3g1 f6g8");
-        // The repetition happened before the root: one is not enough.
+        // The repetition happened before the root: one is enough too.
         let root = b.game_ply();
-        assert!(!b.is_search_repetition(root));
+        assert!(b.is_search_repetition(root));
         play(&mut b, "g1f3 g8f6");
         let root = b.game_ply();
         play(&mut b, "f3g1 f6g8 g1f3 g8f6");
@@ -211,13 +216,17 @@ mod tests {
         play(&mut b, "e2e4 e7e5 g1f3 g8f6 f3g1 f6g8");
         assert!(b.is_search_repetition(root));
         assert!(!b.is_repetition(2));
-        // ...but a return to the root position itself is only its second
-        // occurrence (as in Stockfish).
+        // ...and so is a return to the root position itself.
         let mut b = Board::startpos();
         let root = b.game_ply();
         play(&mut b, "g1f3 g8f6 f3g1 f6g8");
-        assert!(!b.is_search_repetition(root));
+        assert!(b.is_search_repetition(root));
         assert!(b.is_repetition(1));
+        // A position seen only once (no repetition) is not.
+        let mut b = Board::startpos();
+        let root = b.game_ply();
+        play(&mut b, "g1f3 g8f6 f3g1");
+        assert!(!b.is_search_repetition(root));
     }
 
     #[test]
