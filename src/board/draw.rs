@@ -34,7 +34,7 @@ impl Board {
     /// Number of earlier occurrences of the current position since the last
     /// irreversible or null move.
     pub fn repetition_count(&self) -> usize {
-        self.repetitions(usize::MAX, usize::MAX)
+        self.repetitions(usize::MAX)
     }
 
     /// True when the current position occurred at least `count` times
@@ -42,7 +42,7 @@ impl Board {
     /// `is_repetition(1)` a twofold repetition.
     #[inline]
     pub fn is_repetition(&self, count: usize) -> bool {
-        self.repetitions(count, usize::MAX) >= count
+        self.repetitions(count) >= count
     }
 
     /// The search's repetition rule: true when the current position
@@ -53,17 +53,16 @@ impl Board {
     /// `outcome(claim_draw=True)`, which `match.py` uses) end the game as
     /// soon as either side *could* move into a third occurrence. A winning
     /// side that allows second occurrences hands the other side (or the
-    /// arbiter, on its own behalf) that claim. `root_ply` is kept for the
-    /// callers; a position first seen after it is a repetition all the same.
+    /// arbiter, on its own behalf) that claim. Inside the tree the rule is
+    /// the usual one: the side that wants a repetition can repeat it again.
     #[inline]
-    pub fn is_search_repetition(&self, root_ply: usize) -> bool {
-        self.repetitions(1, root_ply) >= 1
+    pub fn is_search_repetition(&self) -> bool {
+        self.is_repetition(1)
     }
 
-    /// Counts earlier occurrences, stopping at `stop` of them; an occurrence
-    /// at a game ply after `root_ply` counts double (search-tree repetitions).
+    /// Counts earlier occurrences, stopping at `stop` of them.
     #[inline]
-    fn repetitions(&self, stop: usize, root_ply: usize) -> usize {
+    fn repetitions(&self, stop: usize) -> usize {
         let len = self.history.len();
         let window = (self.halfmove.min(self.plies_from_null) as usize).min(len);
         let mut count = 0;
@@ -74,7 +73,7 @@ impl Board {
         while back <= window {
             let ply = len - back;
             if self.history[ply].key == self.key {
-                count += if ply > root_ply { 2 } else { 1 };
+                count += 1;
                 if count >= stop {
                     return count;
                 }
@@ -199,34 +198,20 @@ mod tests {
     }
 
     #[test]
-    fn search_repetition_since_root() {
+    fn search_repetition_is_any_earlier_occurrence() {
+        // One earlier occurrence is a draw for the search, whether it was
+        // played in the game or only in the tree: a second one is still
+        // short of FIDE's threefold.
         let mut b = Board::startpos();
         play(&mut b, "g1f3 g8f6 f3g1 f6g8");
-        // The repetition happened before the root: one is enough too.
-        let root = b.game_ply();
-        assert!(b.is_search_repetition(root));
-        play(&mut b, "g1f3 g8f6");
-        let root = b.game_ply();
-        play(&mut b, "f3g1 f6g8 g1f3 g8f6");
-        assert!(b.is_search_repetition(root));
-
-        // A single repetition strictly inside the tree is enough...
-        let mut b = Board::startpos();
-        let root = b.game_ply();
-        play(&mut b, "e2e4 e7e5 g1f3 g8f6 f3g1 f6g8");
-        assert!(b.is_search_repetition(root));
+        assert!(b.is_search_repetition());
         assert!(!b.is_repetition(2));
-        // ...and so is a return to the root position itself.
+        play(&mut b, "e2e4 e7e5 g1f3 g8f6 f3g1 f6g8");
+        assert!(b.is_search_repetition());
+        // A position seen only once is not.
         let mut b = Board::startpos();
-        let root = b.game_ply();
-        play(&mut b, "g1f3 g8f6 f3g1 f6g8");
-        assert!(b.is_search_repetition(root));
-        assert!(b.is_repetition(1));
-        // A position seen only once (no repetition) is not.
-        let mut b = Board::startpos();
-        let root = b.game_ply();
         play(&mut b, "g1f3 g8f6 f3g1");
-        assert!(!b.is_search_repetition(root));
+        assert!(!b.is_search_repetition());
     }
 
     #[test]

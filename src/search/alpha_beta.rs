@@ -54,7 +54,7 @@ impl Searcher {
             // Step 3. Draws: repetition (inside the search or of a game
             // position), the fifty-move rule (unless this is mate), and
             // material that cannot mate.
-            if board.is_search_repetition(self.root_ply) || board.is_insufficient_material() {
+            if board.is_search_repetition() || board.is_insufficient_material() {
                 return DRAW;
             }
             if board.is_fifty_move_draw() && !(in_check && crate::movegen::count_legal(board) == 0)

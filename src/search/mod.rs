@@ -153,8 +153,8 @@ pub struct Searcher {
     /// Triangular PV table: `pv[ply]` is the best line from `ply`.
     pv: Vec<Vec<Move>>,
     root_moves: MoveList,
-    /// `Board::game_ply` of the root: repetitions after it count as draws
-    /// at once.
+    /// `Board::game_ply` of the root (helper threads stagger their depths
+    /// by it).
     root_ply: usize,
     /// This thread's pawn hash table (never shared between threads).
     pub(crate) pawns: PawnTable,
