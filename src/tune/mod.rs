@@ -1,8 +1,8 @@
 //! Tools that improve the evaluation offline: self-play data generation
 //! ([`datagen`]), re-scoring its positions with a stronger engine
-//! ([`label`], through the UCI client [`engine`]), the evaluation as a linear function of its weights
-//! ([`trace`]) and Texel tuning ([`texel`]); `options` parses their
-//! `--flag value` arguments.
+//! ([`label`], through the UCI client [`engine`]), the evaluation as a
+//! linear function of its weights ([`trace`]) and Texel tuning
+//! ([`texel`]); `options` parses their `--flag value` arguments.
 
 pub mod datagen;
 pub mod engine;
