@@ -11,6 +11,7 @@
 pub mod board;
 pub mod eval;
 pub mod movegen;
+pub mod prefetch;
 pub mod rng;
 pub mod search;
 pub mod tune;

@@ -52,6 +52,13 @@ impl EvalCache {
         self.entries[slot] = (key >> 16) << 16 | u64::from(score as i16 as u16);
     }
 
+    /// Asks the CPU to start loading the slot of `key` (see
+    /// [`crate::prefetch`]).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        crate::prefetch::prefetch(&self.entries[Self::slot(key)]);
+    }
+
     #[inline]
     fn slot(key: u64) -> usize {
         (key as usize) & (Self::ENTRIES - 1)

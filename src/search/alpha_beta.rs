@@ -154,7 +154,7 @@ impl Searcher {
                     NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / 200).min(3);
                 self.frames[ply].moved = None;
                 board.make_null();
-                self.tt.prefetch(board.key().0);
+                self.prefetch(board.key().0);
                 let score =
                     -self.negamax(board, -beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
                 board.unmake_null();
@@ -274,7 +274,7 @@ impl Searcher {
             };
             self.frames[ply].moved = piece_to(board, mv);
             board.make_move(mv);
-            self.tt.prefetch(board.key().0);
+            self.prefetch(board.key().0);
             searched += 1;
             let mut new_depth = depth - 1 + extension;
 

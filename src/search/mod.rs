@@ -676,6 +676,15 @@ impl Searcher {
         }
     }
 
+    /// Starts loading the transposition-table bucket and the evaluation
+    /// cache slot of `key`, the position just reached by a move, which the
+    /// child node is about to probe.
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        self.tt.prefetch(key);
+        self.evals.prefetch(key);
+    }
+
     /// The static evaluation of `board` (side to move's view), from this
     /// thread's evaluation cache when the position was evaluated before.
     fn static_eval(&mut self, board: &Board) -> Score {

@@ -92,7 +92,7 @@ impl Searcher {
                 }
             }
             board.make_move(mv);
-            self.tt.prefetch(board.key().0);
+            self.prefetch(board.key().0);
             let gives_check = board.in_check();
             let score = -self.qsearch(board, -beta, -alpha, ply + 1, gives_check);
             board.unmake_move();

@@ -26,9 +26,8 @@
 //! and the data it guards always come from the same store. (Engines with
 //! 128-bit entries need the "key XOR data" trick to detect such torn reads;
 //! a 64-bit entry cannot tear.) Races only decide *which* complete entry
-//! survives, which the search tolerates like any other replacement. The
-//! only `unsafe` is the zeroed allocation below and the cache prefetch
-//! hint (see [`TranspositionTable::prefetch`]).
+//! survives, which the search tolerates like any other replacement. No
+//! `unsafe` is involved beyond the zeroed allocation below.
 //!
 //! The memory comes from the allocator's zeroed allocation: the operating
 //! system hands out zero pages on first touch, so creating (or clearing,
@@ -170,25 +169,12 @@ impl TranspositionTable {
         index * ENTRIES_PER_BUCKET
     }
 
-    /// Asks the CPU to start loading the bucket of `key` into cache, so the
-    /// probe that follows a few hundred instructions later does not wait for
-    /// main memory. The search calls it right after making a move, before
-    /// the child node's draw checks and bookkeeping: the bucket load was
-    /// half of `negamax`'s own time in a profile.
+    /// Asks the CPU to start loading the bucket of `key` into cache (see
+    /// [`crate::prefetch`]): called right after making a move, so the child
+    /// node's probe finds it there.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let bucket = self.entries[self.bucket(key)..].as_ptr();
-            // SAFETY: a prefetch is only a hint: it never faults and changes
-            // no memory or architectural state, whatever the address (and
-            // this one is inside the table). SSE, which provides it, is
-            // part of every x86-64 processor.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::prefetch::prefetch(&self.entries[self.bucket(key)]);
     }
 
     /// Looks `key` up; `ply` converts stored mate scores back to this node.
