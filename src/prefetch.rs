@@ -5,8 +5,9 @@
 //! the child's draw checks and bookkeeping) probes the transposition table
 //! and the evaluation cache with the child's key. Both are too large to
 //! stay in the core's caches, and in a profile the transposition-table load
-//! alone was half of `negamax`'s own time. Prefetching right after the move
-//! overlaps those loads with the work in between.
+//! alone was half of `negamax`'s own time. Prefetching with the key the
+//! move will produce (`Board::key_after`), before the move is made,
+//! overlaps those loads with making the move and the work after it.
 
 /// Hints the CPU to fetch the cache line holding `item` (no effect on
 /// architectures without a prefetch intrinsic here).

@@ -4,7 +4,8 @@
 //! move encodings is legal exactly when `generate_all` lists it.
 //!
 //! Also checks that the staged generators partition the legal moves:
-//! `generate_noisy` ∪ `generate_quiets` = `generate_all`, disjoint.
+//! `generate_noisy` ∪ `generate_quiets` = `generate_all`, disjoint, and that
+//! `Board::key_after` predicts the key of every ordinary move.
 
 use kiln::board::{Board, Move};
 use kiln::movegen::{MoveList, generate_all, generate_noisy, generate_quiets, is_legal};
@@ -95,4 +96,37 @@ fn noisy_and_quiet_generation_partition_the_legal_moves() {
         // overlap that has exactly the legal moves.
         assert_eq!(sorted_bits(&union), sorted_bits(&all), "{fen}");
     }
+}
+
+/// `Board::key_after` (the search's prefetch hint) is the real key after
+/// every move except those it documents as left out: castling, en passant
+/// captures, and moves that create an en passant square or change the
+/// castling rights.
+#[test]
+fn key_after_predicts_the_key_of_ordinary_moves() {
+    let mut checked = 0;
+    for board in &sample_positions(2, 12) {
+        let mut all = MoveList::new();
+        generate_all(board, &mut all);
+        for &mv in all.iter() {
+            let predicted = board.key_after(mv);
+            let mut child = board.clone();
+            child.make_move(mv);
+            let left_out = mv.is_castle()
+                || mv.is_en_passant()
+                || child.en_passant().is_some()
+                || child.castling_rights() != board.castling_rights();
+            if !left_out {
+                assert_eq!(
+                    predicted,
+                    child.key().0,
+                    "{} in {}",
+                    mv.to_uci(board.is_chess960()),
+                    board.to_fen()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
 }

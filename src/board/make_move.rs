@@ -136,6 +136,31 @@ impl Board {
         self.debug_check_incremental(mv, "after");
     }
 
+    /// The Zobrist key [`make_move`](Board::make_move) would give for `mv`,
+    /// cheaply and without moving anything, for ordinary moves, captures
+    /// and promotions. Castling, en passant captures, a new en passant
+    /// square and lost castling rights are left out, so for those moves the
+    /// result is not the real key: use it only as a hint (the search
+    /// prefetches the child's hash table entries with it).
+    #[inline]
+    pub fn key_after(&self, mv: Move) -> u64 {
+        let mut key = self.key.0 ^ zobrist::side();
+        if let Some(ep) = self.en_passant {
+            key ^= zobrist::en_passant(ep.file());
+        }
+        let (from, to) = (mv.from(), mv.to());
+        let Some(piece) = self.mailbox[from.index()] else {
+            return key;
+        };
+        if let Some(captured) = self.mailbox[to.index()] {
+            key ^= zobrist::piece(captured, to);
+        }
+        let landed = mv
+            .promotion()
+            .map_or(piece, |kind| Piece::new(piece.color(), kind));
+        key ^ zobrist::piece(piece, from) ^ zobrist::piece(landed, to)
+    }
+
     /// Takes back the last [`make_move`](Board::make_move).
     ///
     /// # Panics

@@ -231,6 +231,10 @@ impl Searcher {
                 }
             }
 
+            // The move will be searched: start loading the child's hash
+            // table entries now, so they arrive while the move is made.
+            self.prefetch(board.key_after(mv));
+
             // Step 14. Singular extension: if every other move falls well
             // short of the TT move's score, the TT move is the only good
             // one and deserves a deeper look. If even without it the node
@@ -274,7 +278,6 @@ impl Searcher {
             };
             self.frames[ply].moved = piece_to(board, mv);
             board.make_move(mv);
-            self.prefetch(board.key().0);
             searched += 1;
             let mut new_depth = depth - 1 + extension;
 

@@ -677,8 +677,8 @@ impl Searcher {
     }
 
     /// Starts loading the transposition-table bucket and the evaluation
-    /// cache slot of `key`, the position just reached by a move, which the
-    /// child node is about to probe.
+    /// cache slot of `key`, the position a move is about to reach, which
+    /// the child node will probe.
     #[inline(always)]
     fn prefetch(&self, key: u64) {
         self.tt.prefetch(key);

@@ -91,8 +91,8 @@ impl Searcher {
                     continue;
                 }
             }
+            self.prefetch(board.key_after(mv));
             board.make_move(mv);
-            self.prefetch(board.key().0);
             let gives_check = board.in_check();
             let score = -self.qsearch(board, -beta, -alpha, ply + 1, gives_check);
             board.unmake_move();
