@@ -38,7 +38,7 @@ impl Searcher {
         // search; a check there is answered with every evasion. Checks are
         // not extended: a check that matters is found by the singular
         // extension or by quiescence, and extending every check spent
-        // nodes on spite checks (it lost about 30 Elo, see the strength
+        // nodes on spite checks (it cost about 25 Elo, see the strength
         // log).
         if depth <= 0 {
             return self.qsearch(board, alpha, beta, ply, in_check);
