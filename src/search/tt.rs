@@ -306,16 +306,17 @@ fn zeroed_words(n: usize) -> Option<Vec<AtomicU64>> {
 /// changes but speed.
 #[cfg(target_os = "linux")]
 fn advise_huge_pages(start: *mut u8, len: usize) {
-    // SAFETY: `start..start + len` is one live allocation of ours, not yet
-    // shared; MADV_HUGEPAGE only changes how the kernel backs those pages
-    // (their contents, zero, stay), and a failure is harmless, so the
-    // result is ignored. `madvise` needs a page-aligned start: the range is
-    // narrowed to the whole pages inside the allocation.
-    unsafe {
-        let page = 4096;
-        let aligned = (start as usize).next_multiple_of(page);
-        let end = (start as usize + len) / page * page;
-        if end > aligned {
+    // `madvise` needs a page-aligned start: the range is narrowed to the
+    // whole pages inside the allocation.
+    let page = 4096;
+    let aligned = (start as usize).next_multiple_of(page);
+    let end = (start as usize + len) / page * page;
+    if end > aligned {
+        // SAFETY: `aligned..end` lies inside one live allocation of ours,
+        // not yet shared; MADV_HUGEPAGE only changes how the kernel backs
+        // those pages (their contents, zero, stay), and a failure is
+        // harmless, so the result is ignored.
+        unsafe {
             libc::madvise(
                 aligned as *mut libc::c_void,
                 end - aligned,
