@@ -217,6 +217,9 @@ impl Searcher {
                         && ((depth <= LMP_MAX_DEPTH && searched >= lmp_limit)
                             || (depth <= FUTILITY_MAX_DEPTH
                                 && futility_base + FUTILITY_PER_DEPTH * depth <= alpha)
+                            || (depth <= HISTORY_PRUNE_MAX_DEPTH
+                                && kind == MoveKind::Quiet
+                                && history < -HISTORY_PRUNE_MARGIN * depth)
                             || (depth <= SEE_MAX_DEPTH
                                 && !see_ge(board, mv, SEE_QUIET_MARGIN * depth)));
                     if prunable && !gives_check(board, mv) {

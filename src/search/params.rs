@@ -40,6 +40,12 @@ pub const LMP_MAX_DEPTH: i32 = 8;
 /// Late-move pruning: quiet moves allowed at depth d are `LMP_BASE + d * d`.
 pub const LMP_BASE: i32 = 3;
 
+/// History pruning of quiet moves: deepest remaining depth.
+pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 4;
+/// History pruning: a plain quiet move whose history score is below minus
+/// this per ply of depth is not searched.
+pub const HISTORY_PRUNE_MARGIN: i32 = 250;
+
 /// SEE pruning of quiet moves: margin per ply (cp, negative).
 pub const SEE_QUIET_MARGIN: i32 = -60;
 /// SEE pruning of captures: margin per ply squared (cp, negative).
