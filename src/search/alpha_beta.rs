@@ -146,8 +146,9 @@ impl Searcher {
                 && excluded.is_null()
                 && eval >= beta
                 && !is_mate(beta)
+                && ply >= self.nmp_min_ply
                 && board.last_move().is_some_and(|m| !m.is_null())
-                && has_pieces(board)
+                && non_pawn_pieces(board) > 0
             {
                 let r =
                     NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / 200).min(3);
@@ -161,7 +162,25 @@ impl Searcher {
                     return 0;
                 }
                 if score >= beta {
-                    return if is_mate(score) { beta } else { score };
+                    let score = if is_mate(score) { beta } else { score };
+                    // Step 9b. Verification: deep, or with zugzwang-prone
+                    // material, search this node again (reduced like the
+                    // null move) with null moves off for the next plies,
+                    // and cut only if that also holds beta.
+                    let verify_depth = depth - 1 - r;
+                    let needs_verifying = depth >= NMP_VERIFY_DEPTH || non_pawn_pieces(board) == 1;
+                    if self.nmp_min_ply != 0 || verify_depth <= 0 || !needs_verifying {
+                        return score;
+                    }
+                    self.nmp_min_ply = ply + (3 * verify_depth / 4) as usize + 1;
+                    let verified = self.negamax(board, beta - 1, beta, verify_depth, ply, false);
+                    self.nmp_min_ply = 0;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if verified >= beta {
+                        return score;
+                    }
                 }
             }
         }
@@ -195,7 +214,7 @@ impl Searcher {
         let mut searched = 0i32;
         let mut legal = 0i32;
         let futility_base = eval + FUTILITY_BASE;
-        let may_prune = !root && has_pieces(board);
+        let may_prune = !root && non_pawn_pieces(board) > 0;
 
         while let Some(Picked { mv, kind, history }) = picker.pick(board, &self.heuristics) {
             legal += 1;
@@ -406,12 +425,13 @@ impl Searcher {
     }
 }
 
-/// Whether the side to move has a piece other than pawns and king (null-move
-/// pruning is unsound in pawn endings, where zugzwang is common).
-fn has_pieces(board: &Board) -> bool {
+/// How many pieces other than pawns and king the side to move has (null-move
+/// pruning is unsound in pawn endings and risky with one piece, where
+/// zugzwang is common).
+fn non_pawn_pieces(board: &Board) -> u32 {
     let us = board.side_to_move();
     let pawns_and_king = board.pieces(us, PieceKind::Pawn) | board.pieces(us, PieceKind::King);
-    board.color_bb(us).0 & !pawns_and_king.0 != 0
+    (board.color_bb(us).0 & !pawns_and_king.0).count_ones()
 }
 
 /// Whether quiet move `mv` gives check: the moved piece attacks the enemy

@@ -156,6 +156,9 @@ pub struct Searcher {
     /// `Board::game_ply` of the root (helper threads stagger their depths
     /// by it).
     root_ply: usize,
+    /// While a null-move cut-off is being verified: null moves are off at
+    /// plies below this one. Zero otherwise.
+    nmp_min_ply: usize,
     /// This thread's pawn hash table (never shared between threads).
     pub(crate) pawns: PawnTable,
     /// This thread's cache of static evaluations (never shared).
@@ -190,6 +193,7 @@ impl Searcher {
             pv: vec![Vec::new(); MAX_PLY as usize + 8],
             root_moves: MoveList::new(),
             root_ply: 0,
+            nmp_min_ply: 0,
             pawns: PawnTable::new(),
             evals: EvalCache::new(),
             correction: CorrectionHistory::new(),
@@ -375,6 +379,7 @@ impl Searcher {
         self.seldepth = 0;
         self.stopped = false;
         self.root_ply = board.game_ply();
+        self.nmp_min_ply = 0;
         self.heuristics.clear_killers();
         let mut all = MoveList::new();
         generate_all(board, &mut all);
