@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use kiln::board::Board;
-use kiln::eval::score::MATE;
+use kiln::eval::score::{MATE, MATE_BOUND};
 use kiln::movegen::{MoveList, generate_all};
 use kiln::search::limits::Limits;
 use kiln::search::{SearchResult, SearchShared, Searcher};
@@ -95,6 +95,20 @@ fn avoids_stalemate_when_winning() {
             result.best
         );
     }
+}
+
+/// A zugzwang that null-move pruning alone cannot see: White's only piece
+/// is a rook, and after 1. Rf1 Black runs out of pawn moves and must give
+/// up the rook or let the king be mated (Black is mated in 10; Stockfish
+/// 15.1 confirms the mate from the fifth ply of Kiln's line). Without the
+/// verification of null-move cut-offs Kiln scored this 0.00 through depth
+/// 53; with it the mate appears at depth 28.
+#[test]
+fn null_move_verification_finds_the_zugzwang_mate() {
+    let fen = "8/8/p1p5/1p5p/1P5p/8/PPP2K1p/4R1rk w - - 0 1";
+    let result = search(fen, Limits::depth(28));
+    assert_eq!(result.best.to_uci(false), "e1f1");
+    assert!(result.score >= MATE_BOUND, "{}", result.score);
 }
 
 #[test]
