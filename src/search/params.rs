@@ -24,9 +24,9 @@ pub const NMP_BASE_REDUCTION: i32 = 3;
 pub const NMP_DEPTH_DIVISOR: i32 = 4;
 /// Null-move pruning: from this remaining depth on, a null-move cut-off
 /// is only taken once a reduced search without null moves confirms it (a
-/// wrong cut-off there throws away the most work). With at most one piece
+/// wrong cut-off there throws away the most work). With exactly one piece
 /// besides pawns and king, where zugzwang is common, every null-move
-/// cut-off is verified.
+/// cut-off is verified (with none, the null move is not tried at all).
 pub const NMP_VERIFY_DEPTH: i32 = 12;
 
 /// Razoring: deepest remaining depth at which it applies.
