@@ -26,6 +26,7 @@ fn main() -> ExitCode {
         Some("datagen") => datagen_command(&args[1..]),
         Some("tune") => tune_command(&args[1..]),
         Some("label") => label_command(&args[1..]),
+        Some("plot") => plot_command(&args[1..]),
         Some("xboard") => {
             kiln::xboard::run_stdio();
             ExitCode::SUCCESS
@@ -170,6 +171,68 @@ fn label_command(args: &[String]) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `kiln plot --params <file> [--losses <file>] --out <dir>`: the pictures
+/// of the tuning documentation (see `kiln::tune::plot`), in builds with the
+/// cargo feature `plot`.
+#[cfg(feature = "plot")]
+fn plot_command(args: &[String]) -> ExitCode {
+    use kiln::tune::plot::{Options, run};
+    use std::path::PathBuf;
+    let usage = "usage: kiln plot --params <params.txt> [--losses <tune stdout log>] --out <dir>";
+    let (mut params, mut losses, mut out) = (None, None, None);
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) if arg.starts_with("--") => (flag, Some(value.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        let slot = match flag {
+            "--params" => &mut params,
+            "--losses" => &mut losses,
+            "--out" => &mut out,
+            _ => {
+                eprintln!("kiln plot: unknown option '{arg}' ({usage})");
+                return ExitCode::from(2);
+            }
+        };
+        let Some(value) = inline.or_else(|| args.next().cloned()) else {
+            eprintln!("kiln plot: option '{flag}' needs a value ({usage})");
+            return ExitCode::from(2);
+        };
+        *slot = Some(PathBuf::from(value));
+    }
+    let (Some(params), Some(out)) = (params, out) else {
+        eprintln!("kiln plot: --params and --out are required ({usage})");
+        return ExitCode::from(2);
+    };
+    match run(&Options {
+        params,
+        losses,
+        out,
+    }) {
+        Ok(written) => {
+            for path in written {
+                eprintln!("kiln plot: wrote {}", path.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("kiln plot: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `kiln plot` in a build without the `plot` feature: says how to get one.
+#[cfg(not(feature = "plot"))]
+fn plot_command(_: &[String]) -> ExitCode {
+    eprintln!(
+        "kiln plot: this build has no plotting; build with the cargo feature 'plot' \
+         (cargo run --release --features plot -- plot ...)"
+    );
+    ExitCode::from(2)
 }
 
 /// `kiln perft <depth> [fen]`: divide, then `Nodes searched: N`.
