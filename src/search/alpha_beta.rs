@@ -6,7 +6,8 @@
 //! with a null window and only answers "better or worse than alpha".
 
 use super::Searcher;
-use super::ordering::{MoveKind, MovePicker, Picked, piece_to};
+use super::history::piece_to;
+use super::movepick::{MoveKind, MovePicker, Picked};
 use super::params::*;
 use super::see::see_ge;
 use super::tt::{Bound, refine_with_tt};

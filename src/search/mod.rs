@@ -20,8 +20,9 @@
 
 mod alpha_beta;
 pub mod correction;
+pub mod history;
 pub mod limits;
-pub mod ordering;
+pub mod movepick;
 pub mod params;
 mod qsearch;
 pub mod see;
@@ -40,8 +41,8 @@ use crate::eval::pawn_table::PawnTable;
 use crate::eval::score::{INFINITE, MATE, MAX_PLY, Score, is_mate};
 use crate::movegen::{MoveList, generate_all};
 use correction::CorrectionHistory;
+use history::Heuristics;
 use limits::Limits;
-use ordering::Heuristics;
 use params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW};
 use threads::ThreadSync;
 use time::TimeManager;
@@ -704,7 +705,7 @@ impl Searcher {
     }
 
     /// The continuation keys of the node at `ply` (see
-    /// [`ordering::HistoryKeys::keys`]).
+    /// [`history::HistoryKeys::keys`]).
     fn continuation_keys(&self, ply: usize) -> [Option<usize>; 2] {
         let back = |n: usize| ply.checked_sub(n).and_then(|p| self.frames[p].moved);
         [back(1), back(2)]
