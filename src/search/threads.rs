@@ -20,8 +20,10 @@ use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
+use std::time::Instant;
 
 use super::limits::Limits;
+use super::time::TimeManager;
 use super::{Report, SearchResult, SearchShared, Searcher};
 use crate::board::Board;
 
@@ -139,6 +141,78 @@ pub fn pick_result(main: SearchResult, helpers: &[SearchResult]) -> SearchResult
         }
     }
     best
+}
+
+impl Searcher {
+    /// Lazy SMP: runs the helpers on their own threads while this thread
+    /// searches, stops them when this thread's search ends, passes the best
+    /// thread's result to `decided`, and returns it once the helpers have
+    /// been joined.
+    pub(super) fn search_with_helpers(
+        &mut self,
+        board: &mut Board,
+        start: Instant,
+        report: &mut dyn FnMut(&Report),
+        decided: &mut dyn FnMut(&SearchResult),
+    ) -> SearchResult {
+        // Helpers search the same root and the same moves, one line only,
+        // with no limit of their own: the main thread stops them.
+        let helper_limits = Limits {
+            depth: self.limits.depth,
+            searchmoves: self.limits.searchmoves.clone(),
+            infinite: true,
+            ..Limits::default()
+        };
+        let mut helpers = std::mem::take(&mut self.helpers);
+        for helper in &mut helpers {
+            helper.sync = Arc::clone(&self.sync);
+            helper.tt = Arc::clone(&self.tt);
+            helper.total_nodes = 0;
+            let time = TimeManager::unlimited(start);
+            helper.prepare(board, helper_limits.clone(), time, Arc::clone(&self.shared));
+        }
+        let sync = Arc::clone(&self.sync);
+        let multi_pv = self.limits.multi_pv;
+        let mut result = std::thread::scope(|scope| {
+            let mut running = Vec::with_capacity(helpers.len());
+            for helper in &mut helpers {
+                let mut helper_board = board.clone();
+                // A helper that cannot get a thread is simply left out.
+                if let Ok(handle) = std::thread::Builder::new()
+                    .name(format!("search-helper-{}", helper.thread_index))
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        helper.iterate(&mut helper_board, start, &mut |_| {})
+                    })
+                {
+                    running.push(handle);
+                }
+            }
+            let mut result = self.iterate(board, start, report);
+            sync.stop.store(true, Ordering::Relaxed);
+            // Decide now, from the iterations the helpers have completed,
+            // without waiting for them to stop.
+            if multi_pv <= 1 {
+                result = pick_result(result, &sync.completed());
+            }
+            result.nodes = self.nodes_all_threads();
+            decided(&result);
+            for handle in running {
+                if let Err(panic) = handle.join() {
+                    // A helper's panic is a bug: pass it on to the protocol
+                    // layer, which recovers with a fresh searcher.
+                    std::panic::resume_unwind(panic);
+                }
+            }
+            result
+        });
+        self.total_nodes = helpers
+            .iter()
+            .fold(self.nodes, |sum, h| sum.saturating_add(h.nodes));
+        self.helpers = helpers;
+        result.nodes = self.total_nodes;
+        result
+    }
 }
 
 /// A search that could not finish: its thread panicked (a bug). The
