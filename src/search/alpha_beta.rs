@@ -163,8 +163,9 @@ impl Searcher {
                 && board.last_move().is_some_and(|m| !m.is_null())
                 && non_pawn_pieces(board) > 0
             {
-                let r =
-                    NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / 200).min(3);
+                let r = NMP_BASE_REDUCTION
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX_REDUCTION);
                 self.frames[ply].moved = None;
                 board.make_null();
                 self.prefetch(board.key().0);
@@ -275,7 +276,10 @@ impl Searcher {
             // beats beta, several moves refute it: cut off at once.
             let mut extension = 0;
             if let Some(hit) = tt_hit.filter(|_| !root && mv == tt_move && depth >= SE_MIN_DEPTH) {
-                if hit.depth >= depth - 3 && hit.bound != Bound::Upper && !is_mate(hit.score) {
+                if hit.depth >= depth - SE_TT_DEPTH_MARGIN
+                    && hit.bound != Bound::Upper
+                    && !is_mate(hit.score)
+                {
                     let singular_beta = hit.score - SE_MARGIN_PER_DEPTH * depth;
                     self.frames[ply].excluded = mv;
                     let score = self.negamax(
@@ -339,7 +343,7 @@ impl Searcher {
                     // Whether the move gave check, asked only here: the
                     // only use, and most moves never get this far.
                     reduction -= i32::from(in_check || board.in_check());
-                    reduction -= history / 8000;
+                    reduction -= history / LMR_HISTORY_DIVISOR;
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 let new_depth_reduced = new_depth - reduction;

@@ -6,7 +6,9 @@
 
 use std::time::{Duration, Instant};
 
-use super::params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW};
+use super::params::{
+    ASPIRATION_MAX_DELTA, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, TIME_STABILITY_SCALE,
+};
 use super::threads::helper_skips;
 use super::tt::Bound;
 use super::{Report, SearchResult, Searcher};
@@ -115,12 +117,8 @@ impl Searcher {
             // Step 3. Time: stop early when the best move has been stable
             // for a while, think longer while it keeps changing.
             if !self.pondering() {
-                let scale = match stable_iterations {
-                    0 => 150,
-                    1 => 110,
-                    2 => 90,
-                    _ => 70,
-                };
+                let scale =
+                    TIME_STABILITY_SCALE[stable_iterations.min(TIME_STABILITY_SCALE.len() - 1)];
                 let single_reply = all_root.len() == 1 && self.time.soft_ms().is_some();
                 if single_reply || self.time.soft_expired(scale) {
                     break;
@@ -179,7 +177,7 @@ impl Searcher {
                 });
             }
             delta += delta / 2;
-            if delta > 1000 {
+            if delta > ASPIRATION_MAX_DELTA {
                 alpha = -INFINITE;
                 beta = INFINITE;
             }

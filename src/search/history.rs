@@ -3,7 +3,7 @@
 //! between the searches of a game and read by the move picker
 //! ([`movepick`](super::movepick)) and the late-move reductions.
 
-use super::params::HISTORY_MAX;
+use super::params::{HISTORY_BONUS_MAX, HISTORY_BONUS_PER_DEPTH_SQ, HISTORY_MAX};
 use crate::board::{Board, Move, PieceKind};
 use crate::eval::score::MAX_PLY;
 
@@ -170,7 +170,7 @@ impl Heuristics {
         if let Some(i) = Self::counter_index(board) {
             self.counters[i] = best;
         }
-        let bonus = (depth * depth * 8).min(HISTORY_MAX / 4);
+        let bonus = (depth * depth * HISTORY_BONUS_PER_DEPTH_SQ).min(HISTORY_BONUS_MAX);
         self.reward(board, best, conts, bonus);
         for &mv in tried.iter().filter(|&&m| m != best) {
             self.reward(board, mv, conts, -bonus);
