@@ -8,7 +8,7 @@
 
 use std::fmt::Write as _;
 
-use crate::search::threads::max_threads;
+use crate::protocol::options::{HASH_MIB, Range, threads};
 
 /// The options Kiln declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,39 +32,17 @@ pub enum OptionName {
 
 include!(concat!(env!("OUT_DIR"), "/uci_options.rs"));
 
-/// Inclusive range and default of a numeric option.
-#[derive(Clone, Copy, Debug)]
-pub struct Spin {
-    /// Default value.
-    pub default: u64,
-    /// Smallest value.
-    pub min: u64,
-    /// Largest value.
-    pub max: u64,
-}
+// `Hash` and `Threads` are options XBoard has too (`memory`, `cores`):
+// their ranges are in `protocol::options`.
 
-/// `Hash` in MiB.
-pub const HASH: Spin = Spin {
-    default: 16,
-    min: 1,
-    max: 65_536,
-};
-/// `Threads`: 1 to cores × 4 (see [`max_threads`]).
-pub fn threads_spin() -> Spin {
-    Spin {
-        default: 1,
-        min: 1,
-        max: max_threads() as u64,
-    }
-}
 /// `Move Overhead` in milliseconds.
-pub const MOVE_OVERHEAD: Spin = Spin {
+pub const MOVE_OVERHEAD: Range = Range {
     default: 30,
     min: 0,
     max: 5_000,
 };
 /// `MultiPV`.
-pub const MULTI_PV: Spin = Spin {
+pub const MULTI_PV: Range = Range {
     default: 1,
     min: 1,
     max: 256,
@@ -90,8 +68,8 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Self {
-            hash_mb: HASH.default,
-            threads: 1,
+            hash_mb: HASH_MIB.default,
+            threads: threads().default,
             move_overhead: MOVE_OVERHEAD.default,
             ponder: false,
             chess960: false,
@@ -127,16 +105,16 @@ impl Options {
     /// The `option …` lines sent after `id` in answer to `uci`.
     pub fn declarations() -> String {
         let mut s = String::new();
-        let spin = |s: &mut String, name: &str, spin: Spin| {
+        let spin = |s: &mut String, name: &str, spin: Range| {
             let _ = writeln!(
                 s,
                 "option name {name} type spin default {} min {} max {}",
                 spin.default, spin.min, spin.max
             );
         };
-        spin(&mut s, "Hash", HASH);
+        spin(&mut s, "Hash", HASH_MIB);
         s.push_str("option name Clear Hash type button\n");
-        spin(&mut s, "Threads", threads_spin());
+        spin(&mut s, "Threads", threads());
         spin(&mut s, "Move Overhead", MOVE_OVERHEAD);
         s.push_str("option name Ponder type check default false\n");
         s.push_str("option name UCI_Chess960 type check default false\n");
@@ -168,7 +146,7 @@ impl Options {
                 done(Effect::None)
             }
             OptionName::Hash => {
-                let (v, note) = spin(name, value, HASH)?;
+                let (v, note) = spin(name, value, HASH_MIB)?;
                 self.hash_mb = v;
                 Ok(Applied {
                     effect: Effect::ResizeHash(v),
@@ -176,7 +154,7 @@ impl Options {
                 })
             }
             OptionName::Threads => {
-                let (v, note) = spin(name, value, threads_spin())?;
+                let (v, note) = spin(name, value, threads())?;
                 self.threads = v;
                 Ok(Applied {
                     effect: Effect::SetThreads(usize::try_from(v).unwrap_or(1)),
@@ -213,7 +191,7 @@ fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
     }
 }
 
-fn spin(name: &str, value: Option<&str>, range: Spin) -> Result<(u64, Option<String>), String> {
+fn spin(name: &str, value: Option<&str>, range: Range) -> Result<(u64, Option<String>), String> {
     let text = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
     let parsed: i128 = text.parse().map_err(|_| {
         let shown: String = text.chars().take(40).collect();
@@ -263,7 +241,7 @@ mod tests {
     #[test]
     fn threads_are_bounded_by_the_machine() {
         let mut o = Options::default();
-        let max = max_threads() as u64;
+        let max = threads().max;
         assert_eq!(
             o.set("Threads", Some("2")).unwrap().effect,
             Effect::SetThreads(2)

@@ -16,7 +16,7 @@
 //! Cancelling a search (on `force`, `new`, `undo`…) sets its stop flag and
 //! joins it; its `SearchDone` arrives later with a stale id and is ignored.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -30,19 +30,17 @@ use super::time_control::TimeControl;
 use crate::board::{Board, Color, Move};
 use crate::eval::score::{Score, is_mate};
 use crate::movegen::{MoveList, count_legal, generate_all};
+use crate::protocol::options::{HASH_MIB, threads as threads_range};
+use crate::protocol::{LineReader, SearchFailed, SearchThread, send};
 use crate::search::limits::Limits;
-use crate::search::threads::{SearchFailed, SearchThread, max_threads};
 use crate::search::{SearchResult, SearchShared};
+
 /// Least clock reserve for the pipe, XBoard and the operating system; the
 /// measured lag replaces it when larger.
 const MOVE_OVERHEAD_MS: u64 = 50;
 /// Largest lag sample believed (a GUI that stalled for seconds once should
 /// not make every later move a blitz move).
 const MAX_LAG_MS: u64 = 2_000;
-/// Hash size until the GUI sends `memory`.
-const DEFAULT_HASH_MIB: u64 = 16;
-/// Largest hash the `memory` command may ask for.
-const MAX_HASH_MIB: u64 = 65_536;
 /// Longer input lines are cut here (the longest real command, `setboard`,
 /// is under 100 bytes).
 const MAX_LINE_BYTES: usize = 16 * 1024;
@@ -67,14 +65,6 @@ const DRAW_ACCEPT_STABLE: usize = 3;
 /// claim, not an obligation: the engine plays on instead when its last
 /// score was above this.
 const CLAIM_UNLESS_ABOVE: Score = 100;
-
-/// Writes one line to stdout and flushes it. Errors (a closed pipe) are
-/// ignored: the GUI has gone, and end of input will follow.
-fn send(line: &str) {
-    let mut out = io::stdout().lock();
-    let _ = writeln!(out, "{line}");
-    let _ = out.flush();
-}
 
 /// The `feature` reply to `protover 2`.
 pub fn feature_line() -> String {
@@ -205,10 +195,10 @@ impl Session {
             post: Arc::new(AtomicBool::new(false)),
             ponder: false,
             resign_enabled: false,
-            hash_mib: DEFAULT_HASH_MIB,
+            hash_mib: HASH_MIB.default,
             pending_hash: None,
             pending_threads: None,
-            search: SearchThread::new(DEFAULT_HASH_MIB),
+            search: SearchThread::new(HASH_MIB.default),
             task: None,
             next_task_id: 0,
             events,
@@ -305,9 +295,7 @@ impl Session {
             Command::UserMove(text) => self.user_move(&text),
             Command::MoveNow => {
                 if self.thinking() {
-                    if let Some(shared) = self.search.shared() {
-                        shared.stop.store(true, Ordering::Relaxed);
-                    }
+                    self.search.move_now();
                 }
             }
             Command::Ping(n) => {
@@ -451,28 +439,29 @@ impl Session {
     }
 
     fn set_hash(&mut self, mib: u64) {
-        let mib = mib.clamp(1, MAX_HASH_MIB);
+        let mib = HASH_MIB.clamp(mib);
         if self.task.is_some() {
             self.pending_hash = Some(mib);
             return;
         }
         self.hash_mib = mib;
-        let got = self.search.resize_hash(mib);
-        if got < mib {
-            send(&format!(
-                "# not enough memory for {mib} MiB of hash; using {got} MiB"
-            ));
+        if let Err(shortfall) = self.search.resize_hash(mib) {
+            send(&format!("# {shortfall}"));
         }
     }
 
-    /// `cores N`: search with N threads (Lazy SMP), at most the `Threads`
-    /// maximum of the UCI option. Applied when no search runs.
+    /// `cores N`: search with N threads (Lazy SMP), within the range of
+    /// the UCI option `Threads`. Applied when no search runs.
     fn set_cores(&mut self, cores: u64) {
-        let max = max_threads();
-        let threads = usize::try_from(cores).unwrap_or(max).clamp(1, max);
-        if u64::try_from(threads).ok() != Some(cores) {
-            send(&format!("# cores {cores}: using {threads} (1..{max})"));
+        let range = threads_range();
+        let clamped = range.clamp(cores);
+        if clamped != cores {
+            send(&format!(
+                "# cores {cores}: using {clamped} ({}..{})",
+                range.min, range.max
+            ));
         }
+        let threads = usize::try_from(clamped).unwrap_or(1);
         if self.task.is_some() {
             self.pending_threads = Some(threads);
             return;
@@ -777,53 +766,13 @@ fn reply_error(reason: &str, line: &str) {
 }
 
 /// Reads lines into events until end of input.
-fn read_lines(mut input: impl BufRead, events: &Sender<Event>) {
-    let mut buffer = Vec::new();
-    loop {
-        buffer.clear();
-        match read_bounded_line(&mut input, &mut buffer) {
-            Ok(true) => {
-                let line = String::from_utf8_lossy(&buffer).into_owned();
-                if events.send(Event::Line(line)).is_err() {
-                    return;
-                }
-            }
-            Ok(false) | Err(_) => {
-                let _ = events.send(Event::Eof);
-                return;
-            }
+fn read_lines(input: impl BufRead, events: &Sender<Event>) {
+    for line in LineReader::new(input, MAX_LINE_BYTES) {
+        if events.send(Event::Line(line)).is_err() {
+            return;
         }
     }
-}
-
-/// Reads one line into `buffer`, keeping at most [`MAX_LINE_BYTES`] of it.
-/// Returns `false` at end of input.
-fn read_bounded_line(input: &mut impl BufRead, buffer: &mut Vec<u8>) -> io::Result<bool> {
-    let mut read_any = false;
-    loop {
-        let (used, done) = {
-            let available = match input.fill_buf() {
-                Ok(available) => available,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if available.is_empty() {
-                return Ok(read_any);
-            }
-            read_any = true;
-            let (chunk, used, done) = match available.iter().position(|&b| b == b'\n') {
-                Some(i) => (&available[..i], i + 1, true),
-                None => (available, available.len(), false),
-            };
-            let room = MAX_LINE_BYTES.saturating_sub(buffer.len());
-            buffer.extend_from_slice(&chunk[..chunk.len().min(room)]);
-            (used, done)
-        };
-        input.consume(used);
-        if done {
-            return Ok(true);
-        }
-    }
+    let _ = events.send(Event::Eof);
 }
 
 /// Runs a CECP session on `input` until `quit` or the end of input.
@@ -848,24 +797,6 @@ pub fn run_stdio() {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bounded_lines() {
-        let long = "x".repeat(MAX_LINE_BYTES * 2);
-        let text = format!("ping 1\r\n{long}\nlast");
-        let mut input = io::Cursor::new(text.into_bytes());
-        let mut buffer = Vec::new();
-        assert!(read_bounded_line(&mut input, &mut buffer).unwrap());
-        assert_eq!(buffer, b"ping 1\r");
-        buffer.clear();
-        assert!(read_bounded_line(&mut input, &mut buffer).unwrap());
-        assert_eq!(buffer.len(), MAX_LINE_BYTES);
-        buffer.clear();
-        assert!(read_bounded_line(&mut input, &mut buffer).unwrap());
-        assert_eq!(buffer, b"last");
-        buffer.clear();
-        assert!(!read_bounded_line(&mut input, &mut buffer).unwrap());
-    }
 
     #[test]
     fn features() {
