@@ -28,8 +28,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::engine::{MATE_LABEL, UciEngine};
 use super::options::{flag_values, number};
+use super::uci_client::{MATE_LABEL, UciClient};
 use crate::board::{Board, Color, STARTPOS};
 use crate::eval::score::{MATE_BOUND, Score};
 use crate::movegen::{MoveList, generate_all, parse_uci_move};
@@ -163,7 +163,7 @@ pub fn run(options: &Options) -> Result<u64, String> {
         handles.push(std::thread::spawn(move || -> Result<(), String> {
             let mut searcher = Searcher::new(options.hash_mib);
             let mut opponent = match &options.opponent {
-                Some(path) => Some(UciEngine::start(path, options.hash_mib)?),
+                Some(path) => Some(UciClient::start(path, options.hash_mib)?),
                 None => None,
             };
             loop {
@@ -315,7 +315,7 @@ fn opponent_color(game: u64) -> Color {
 /// that failed or sent an illegal move.
 fn play_game(
     searcher: &mut Searcher,
-    mut opponent: Option<&mut UciEngine>,
+    mut opponent: Option<&mut UciClient>,
     options: &Options,
     openings: &[String],
     game: u64,

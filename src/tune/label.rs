@@ -18,9 +18,9 @@ use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-pub use super::engine::MATE_LABEL;
-use super::engine::UciEngine;
 use super::options::{flag_values, number};
+pub use super::uci_client::MATE_LABEL;
+use super::uci_client::UciClient;
 use crate::board::Board;
 use crate::protocol::options::HASH_MIB;
 
@@ -147,7 +147,7 @@ fn label_chunk(
     lines: &[String],
     done: &AtomicU64,
 ) -> Result<Vec<Option<String>>, String> {
-    let mut engine = UciEngine::start(&options.engine, options.hash_mib)?;
+    let mut engine = UciClient::start(&options.engine, options.hash_mib)?;
     let mut labelled = Vec::with_capacity(lines.len());
     for line in lines {
         let mut fields = line.split('|').map(str::trim);
