@@ -135,7 +135,7 @@ impl Engine {
         match self.options.set(name, value) {
             Ok(applied) => {
                 if let Some(note) = applied.note {
-                    info_string(&note);
+                    info_string(&note.to_string());
                 }
                 match applied.effect {
                     Effect::None => {}
@@ -148,7 +148,7 @@ impl Engine {
                     }
                 }
             }
-            Err(message) => info_string(&message),
+            Err(error) => info_string(&error.to_string()),
         }
     }
 
