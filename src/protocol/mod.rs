@@ -16,7 +16,7 @@ pub mod search_thread;
 use std::io::{self, Write};
 
 pub use input::LineReader;
-pub use search_thread::{SearchFailed, SearchThread};
+pub use search_thread::{CannotStart, SearchFailed, SearchThread};
 
 /// Writes one line to stdout and flushes it. Errors (a closed pipe) are
 /// ignored: the GUI has gone, and `quit` or the end of input will follow.

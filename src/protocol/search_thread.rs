@@ -25,7 +25,26 @@ pub struct SearchFailed;
 
 impl std::fmt::Display for SearchFailed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the search thread failed; hash table reset")
+        f.write_str("internal error: the search thread failed; hash table reset")
+    }
+}
+
+impl std::error::Error for SearchFailed {}
+
+/// The operating system would not start the search thread. The searcher
+/// went with it; a fresh one (same hash size and threads) replaces it.
+#[derive(Debug)]
+pub struct CannotStart(pub io::Error);
+
+impl std::fmt::Display for CannotStart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot start the search thread: {}", self.0)
+    }
+}
+
+impl std::error::Error for CannotStart {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
     }
 }
 
@@ -67,8 +86,7 @@ impl SearchThread {
     /// joined, see [`Searcher::search_then`]), before it can be joined.
     ///
     /// # Errors
-    /// The thread could not be created. The searcher then went with it; a
-    /// fresh one (same hash size and threads) replaces it.
+    /// [`CannotStart`]: the thread could not be created.
     pub fn start(
         &mut self,
         mut board: Board,
@@ -77,7 +95,7 @@ impl SearchThread {
         shared: Arc<SearchShared>,
         mut report: impl FnMut(&Report) + Send + 'static,
         finish: impl FnOnce(&SearchResult) + Send + 'static,
-    ) -> io::Result<()> {
+    ) -> Result<(), CannotStart> {
         let mut finish = Some(finish);
         let _ = self.stop();
         let mut searcher = self.take_searcher();
@@ -99,7 +117,8 @@ impl SearchThread {
                     },
                 );
                 (searcher, result)
-            })?;
+            })
+            .map_err(CannotStart)?;
         self.running = Some(Running { handle, shared });
         Ok(())
     }

@@ -266,7 +266,7 @@ impl Engine {
             },
         );
         if let Err(e) = started {
-            info_string(&format!("cannot start the search thread: {e}"));
+            info_string(&e.to_string());
             send("bestmove 0000");
         }
     }
@@ -314,7 +314,7 @@ impl Engine {
 /// searcher.
 fn report_failure(joined: Option<Result<SearchResult, SearchFailed>>) {
     if let Some(Err(failure)) = joined {
-        info_string(&format!("internal error: {failure}"));
+        info_string(&failure.to_string());
         send("bestmove 0000");
     }
 }

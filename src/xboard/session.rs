@@ -542,7 +542,7 @@ impl Session {
         match spawned {
             Ok(()) => self.task = Some(Task { id, kind, started }),
             Err(error) => {
-                send(&format!("# cannot start the search thread: {error}"));
+                send(&format!("# {error}"));
                 if kind == TaskKind::Think {
                     self.play(None, 0);
                 }
@@ -587,7 +587,7 @@ impl Session {
             Some(Err(failure)) => {
                 // A panic in the search is a bug; the game goes on with a
                 // fresh searcher.
-                send(&format!("# internal error: {failure}"));
+                send(&format!("# {failure}"));
                 None
             }
             None => None,
