@@ -4,8 +4,8 @@
 //! [`Searcher`] owns everything that lives longer than one search (the
 //! transposition table and the move-ordering statistics); the protocol layer
 //! moves it onto a search thread for each `go` and gets it back when the
-//! search ends ([`threads::SearchThread`] does this for both protocols), so
-//! no lock is needed. [`SearchShared`] holds the few atomics both threads
+//! search ends ([`SearchThread`](crate::protocol::SearchThread) does this
+//! for both protocols), so no lock is needed. [`SearchShared`] holds the few atomics both threads
 //! touch: the stop flag and the pondering state.
 //!
 //! One idea per file:

@@ -1,10 +1,12 @@
 //! The UCI protocol loop.
 //!
 //! The loop reads stdin line by line (a [`LineReader`]: invalid UTF-8 is
-//! replaced, never fatal), parses each line with [`command::parse`](super::command::parse) and acts on
-//! it. A `go` moves the searcher onto a search thread (a [`SearchThread`],
-//! shared with XBoard) together with a copy of the board; the loop keeps reading, so `isready`,
-//! `stop`, `ponderhit` and `quit` are answered while the search runs. The
+//! replaced, never fatal), parses each line with
+//! [`command::parse`](super::command::parse) and acts on it. A `go` moves
+//! the searcher onto a search thread (a [`SearchThread`], shared with
+//! XBoard) together with a copy of the board; the loop keeps reading, so
+//! `isready`, `stop`, `ponderhit` and `quit` are answered while the search
+//! runs. The
 //! searcher comes back when the thread is joined, which happens only when a
 //! command needs it. With `Threads` above one, that search thread runs the
 //! Lazy SMP helpers itself; this loop sees one search either way.
