@@ -16,6 +16,7 @@
 //! Cancelling a search (on `force`, `new`, `undo`…) sets its stop flag and
 //! joins it; its `SearchDone` arrives later with a stale id and is ignored.
 
+use std::fmt;
 use std::io::{self, BufRead};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -27,7 +28,7 @@ use super::command::{Command, CommandError, parse};
 use super::notation::{move_text, parse_move, thinking_line};
 use super::outcome::Outcome;
 use super::time_control::TimeControl;
-use crate::board::{Board, Color, Move};
+use crate::board::{Board, Color, FenError, Move};
 use crate::eval::score::{Score, is_mate};
 use crate::movegen::{MoveList, count_legal, generate_all};
 use crate::protocol::options::{HASH_MIB, threads as threads_range};
@@ -244,7 +245,7 @@ impl Session {
             Ok(command) => command,
             Err(CommandError::Empty) => return true,
             Err(error) => {
-                reply_error(&error.to_string(), line);
+                reply_error(&error, line);
                 return true;
             }
         };
@@ -259,7 +260,7 @@ impl Session {
             Command::Variant(name) => match name.as_str() {
                 "normal" => self.frc = false,
                 "fischerandom" => self.frc = true,
-                _ => reply_error("unsupported variant", line),
+                _ => reply_error(&Refused::UnsupportedVariant, line),
             },
             Command::Quit => return false,
             Command::Force => {
@@ -271,7 +272,7 @@ impl Session {
                     return true;
                 }
                 if !self.position_valid {
-                    reply_error("no valid position", line);
+                    reply_error(&Refused::NoValidPosition, line);
                     return true;
                 }
                 self.cancel_task();
@@ -378,7 +379,7 @@ impl Session {
             Err(error) => {
                 self.position_valid = false;
                 send("tellusererror Illegal position");
-                reply_error(&format!("illegal position: {error}"), line);
+                reply_error(&Refused::IllegalPosition(error), line);
             }
         }
         if self.mode == Mode::Analyze {
@@ -413,9 +414,9 @@ impl Session {
     fn take_back(&mut self, plies: usize, line: &str) {
         self.cancel_task();
         if !self.position_valid {
-            reply_error("no valid position", line);
+            reply_error(&Refused::NoValidPosition, line);
         } else if self.board.game_ply() < plies {
-            reply_error("no move to take back", line);
+            reply_error(&Refused::NoMoveToTakeBack, line);
         } else {
             for _ in 0..plies {
                 self.board.unmake_move();
@@ -433,8 +434,8 @@ impl Session {
         match (name, value) {
             ("Resign", Some("0")) => self.resign_enabled = false,
             ("Resign", Some("1")) => self.resign_enabled = true,
-            ("Resign", _) => reply_error("bad option value: expected 0 or 1", line),
-            _ => reply_error("unknown option", line),
+            ("Resign", _) => reply_error(&Refused::BadOptionValue, line),
+            _ => reply_error(&Refused::UnknownOption, line),
         }
     }
 
@@ -760,8 +761,39 @@ fn clip(text: &str) -> String {
     text.trim().chars().take(MAX_ECHO_CHARS).collect()
 }
 
+/// Why the session refused a command that parsed (a [`CommandError`] is
+/// why one did not).
+#[derive(Debug)]
+enum Refused {
+    /// `variant` with a variant other than `normal` and `fischerandom`.
+    UnsupportedVariant,
+    /// A command that needs a position after a rejected `setboard`.
+    NoValidPosition,
+    /// `undo`/`remove` with fewer moves played than asked.
+    NoMoveToTakeBack,
+    /// `option Resign=` with a value other than 0 or 1.
+    BadOptionValue,
+    /// `option` with a name the engine did not declare.
+    UnknownOption,
+    /// `setboard` with a FEN that is not a legal position.
+    IllegalPosition(FenError),
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnsupportedVariant => f.write_str("unsupported variant"),
+            Self::NoValidPosition => f.write_str("no valid position"),
+            Self::NoMoveToTakeBack => f.write_str("no move to take back"),
+            Self::BadOptionValue => f.write_str("bad option value: expected 0 or 1"),
+            Self::UnknownOption => f.write_str("unknown option"),
+            Self::IllegalPosition(error) => write!(f, "illegal position: {error}"),
+        }
+    }
+}
+
 /// `Error (<reason>): <command>`.
-fn reply_error(reason: &str, line: &str) {
+fn reply_error(reason: &dyn fmt::Display, line: &str) {
     send(&format!("Error ({reason}): {}", clip(line)));
 }
 
