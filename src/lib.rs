@@ -2,7 +2,8 @@
 //! build time.
 //!
 //! Data flows one way: `kiln-tables` (generated statics) → [`board`] →
-//! [`movegen`] → [`search`] / [`eval`] → [`uci`]. No module computes a lookup
+//! [`movegen`] → [`search`] / [`eval`] → [`protocol`] (what both protocols
+//! share) → [`uci`] / [`xboard`]. No module computes a lookup
 //! table at runtime; every table is a `static` emitted by a build script.
 
 #![deny(missing_docs)]
@@ -12,6 +13,7 @@ pub mod board;
 pub mod eval;
 pub mod movegen;
 pub mod prefetch;
+pub mod protocol;
 pub mod rng;
 pub mod search;
 pub mod tune;

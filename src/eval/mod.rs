@@ -11,6 +11,7 @@
 
 pub mod endgame;
 pub mod eval_cache;
+pub mod explain;
 pub mod params_file;
 pub mod pawn_table;
 pub mod psqt;

@@ -28,11 +28,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::engine::{MATE_LABEL, UciEngine};
 use super::options::{flag_values, number};
+use super::uci_client::{MATE_LABEL, UciClient};
 use crate::board::{Board, Color, STARTPOS};
 use crate::eval::score::{MATE_BOUND, Score};
 use crate::movegen::{MoveList, generate_all, parse_uci_move};
+use crate::protocol::options::HASH_MIB;
 use crate::rng::Rng;
 use crate::search::limits::Limits;
 use crate::search::{SearchShared, Searcher};
@@ -82,7 +83,7 @@ impl Options {
             threads: 1,
             openings: None,
             random_plies: 8,
-            hash_mib: 16,
+            hash_mib: HASH_MIB.default,
             opponent: None,
             opponent_nodes: 10_000,
         };
@@ -97,7 +98,7 @@ impl Options {
                 "--threads" => options.threads = number(flag, value?, 1, 256)? as usize,
                 "--openings" => options.openings = Some(value?.to_string()),
                 "--random-plies" => options.random_plies = number(flag, value?, 0, 200)? as u32,
-                "--hash" => options.hash_mib = number(flag, value?, 1, 65_536)?,
+                "--hash" => options.hash_mib = number(flag, value?, HASH_MIB.min, HASH_MIB.max)?,
                 "--opponent" => options.opponent = Some(value?.to_string()),
                 "--opponent-nodes" => {
                     options.opponent_nodes = number(flag, value?, 1, 100_000_000)?;
@@ -162,7 +163,7 @@ pub fn run(options: &Options) -> Result<u64, String> {
         handles.push(std::thread::spawn(move || -> Result<(), String> {
             let mut searcher = Searcher::new(options.hash_mib);
             let mut opponent = match &options.opponent {
-                Some(path) => Some(UciEngine::start(path, options.hash_mib)?),
+                Some(path) => Some(UciClient::start(path, options.hash_mib)?),
                 None => None,
             };
             loop {
@@ -314,7 +315,7 @@ fn opponent_color(game: u64) -> Color {
 /// that failed or sent an illegal move.
 fn play_game(
     searcher: &mut Searcher,
-    mut opponent: Option<&mut UciEngine>,
+    mut opponent: Option<&mut UciClient>,
     options: &Options,
     openings: &[String],
     game: u64,

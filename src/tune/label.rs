@@ -18,10 +18,11 @@ use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-pub use super::engine::MATE_LABEL;
-use super::engine::UciEngine;
 use super::options::{flag_values, number};
+pub use super::uci_client::MATE_LABEL;
+use super::uci_client::UciClient;
 use crate::board::Board;
+use crate::protocol::options::HASH_MIB;
 
 /// Usage text of `kiln label`.
 pub const USAGE: &str = "usage: kiln label --data <file> --out <file> --engine <path> \
@@ -55,7 +56,7 @@ impl Options {
             engine: String::new(),
             depth: 6,
             threads: 1,
-            hash_mib: 16,
+            hash_mib: HASH_MIB.default,
         };
         for (flag, value) in flag_values(args) {
             match flag {
@@ -64,7 +65,7 @@ impl Options {
                 "--engine" => engine = Some(value?.to_string()),
                 "--depth" => options.depth = number(flag, value?, 1, 64)?,
                 "--threads" => options.threads = number(flag, value?, 1, 256)? as usize,
-                "--hash" => options.hash_mib = number(flag, value?, 1, 65_536)?,
+                "--hash" => options.hash_mib = number(flag, value?, HASH_MIB.min, HASH_MIB.max)?,
                 other => return Err(format!("unknown option '{other}'")),
             }
         }
@@ -146,7 +147,7 @@ fn label_chunk(
     lines: &[String],
     done: &AtomicU64,
 ) -> Result<Vec<Option<String>>, String> {
-    let mut engine = UciEngine::start(&options.engine, options.hash_mib)?;
+    let mut engine = UciClient::start(&options.engine, options.hash_mib)?;
     let mut labelled = Vec::with_capacity(lines.len());
     for line in lines {
         let mut fields = line.split('|').map(str::trim);
