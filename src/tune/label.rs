@@ -13,6 +13,7 @@
 //! written in the input's order, so the output does not depend on the
 //! thread count (beyond the engine's own determinism at a fixed depth).
 
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -20,12 +21,26 @@ use std::time::Instant;
 
 pub use super::engine::MATE_LABEL;
 use super::engine::UciEngine;
-use super::options::{flag_values, number};
+use super::options::{Arg, ArgError, Args, Parsed, unexpected};
 use crate::board::Board;
 
 /// Usage text of `kiln label`.
-pub const USAGE: &str = "usage: kiln label --data <file> --out <file> --engine <path> \
-[--depth <n>] [--threads <n>] [--hash <MiB>]";
+pub const USAGE: &str = "\
+usage: kiln label --data <file> --out <file> --engine <path> [options]
+
+Re-scores training positions (`kiln datagen` lines) with a fixed-depth
+search of another UCI engine: the score column becomes that engine's score
+(centipawns, White's view); the game result is kept.
+
+  --data <file>            input: `<fen> | <result> | <score>` lines
+  --out <file>             output file (created or truncated)
+  --engine <path>          the UCI engine's executable
+  --depth <n>              search depth per position (default 6)
+  --threads <n>            engine processes run at once (default 1)
+  --hash <MiB>             hash per engine process (default 16)
+  -h, --help               this help
+
+Numbers are decimal or 0x hex; options also take --option=value.";
 
 /// What to label; see [`USAGE`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,9 +60,12 @@ pub struct Options {
 }
 
 impl Options {
-    /// Parses the arguments after `label`; an `Err` is a message for the
-    /// user (the caller prints it with [`USAGE`] and exits with status 2).
-    pub fn parse(args: &[String]) -> Result<Options, String> {
+    /// Parses the arguments after `label`.
+    pub fn parse<I>(args: I) -> Result<Parsed<Options>, ArgError>
+    where
+        I: IntoIterator,
+        I::Item: Into<OsString>,
+    {
         let (mut data, mut out, mut engine) = (None, None, None);
         let mut options = Options {
             data: String::new(),
@@ -57,21 +75,28 @@ impl Options {
             threads: 1,
             hash_mib: 16,
         };
-        for (flag, value) in flag_values(args) {
+        let mut args = Args::new(args);
+        while let Some(arg) = args.next_arg()? {
+            let flag = match arg {
+                Arg::Help => return Ok(Parsed::Help),
+                Arg::Option(flag) => flag,
+                other => return Err(unexpected(other)),
+            };
+            let flag = flag.as_str();
             match flag {
-                "--data" => data = Some(value?.to_string()),
-                "--out" => out = Some(value?.to_string()),
-                "--engine" => engine = Some(value?.to_string()),
-                "--depth" => options.depth = number(flag, value?, 1, 64)?,
-                "--threads" => options.threads = number(flag, value?, 1, 256)? as usize,
-                "--hash" => options.hash_mib = number(flag, value?, 1, 65_536)?,
-                other => return Err(format!("unknown option '{other}'")),
+                "--data" => data = Some(args.value(flag)?),
+                "--out" => out = Some(args.value(flag)?),
+                "--engine" => engine = Some(args.value(flag)?),
+                "--depth" => options.depth = args.number(flag, 1, 64)?,
+                "--threads" => options.threads = args.number(flag, 1, 256)? as usize,
+                "--hash" => options.hash_mib = args.number(flag, 1, 65_536)?,
+                _ => return Err(ArgError::UnknownOption(flag.to_string())),
             }
         }
-        options.data = data.ok_or("missing --data <file>")?;
-        options.out = out.ok_or("missing --out <file>")?;
-        options.engine = engine.ok_or("missing --engine <path>")?;
-        Ok(options)
+        options.data = data.ok_or(ArgError::Missing("--data <file>"))?;
+        options.out = out.ok_or(ArgError::Missing("--out <file>"))?;
+        options.engine = engine.ok_or(ArgError::Missing("--engine <path>"))?;
+        Ok(Parsed::Run(options))
     }
 }
 
@@ -181,25 +206,43 @@ mod tests {
 
     use crate::tune::split_args as args;
 
+    fn parse(text: &str) -> Result<Options, ArgError> {
+        Options::parse(args(text)).map(|parsed| parsed.run().expect("not a help request"))
+    }
+
     #[test]
     fn options_parse_and_reject() {
-        let o = Options::parse(&args("--data a --out b --engine sf --depth 8 --threads 2"))
-            .expect("valid");
+        let o = parse("--data a --out b --engine sf --depth 8 --threads 2").expect("valid");
         assert_eq!((o.depth, o.threads, o.hash_mib), (8, 2, 16));
-        assert!(
-            Options::parse(&args("--out b --engine sf")).is_err(),
-            "no --data"
+        let o = parse("--data=a --out=b --engine=sf --depth=0xa --hash 0x40").expect("valid");
+        assert_eq!((o.data.as_str(), o.depth, o.hash_mib), ("a", 10, 64));
+        assert_eq!(Options::parse(args("-h --data a")), Ok(Parsed::Help));
+        assert_eq!(
+            parse("--out b --engine sf"),
+            Err(ArgError::Missing("--data <file>"))
         );
-        assert!(
-            Options::parse(&args("--data a --engine sf")).is_err(),
-            "no --out"
+        assert_eq!(
+            parse("--data a --engine sf"),
+            Err(ArgError::Missing("--out <file>"))
         );
-        assert!(
-            Options::parse(&args("--data a --out b")).is_err(),
-            "no --engine"
+        assert_eq!(
+            parse("--data a --out b"),
+            Err(ArgError::Missing("--engine <path>"))
         );
-        assert!(Options::parse(&args("--data a --out b --engine sf --depth 0")).is_err());
-        assert!(Options::parse(&args("--data a --out b --engine sf --depth")).is_err());
-        assert!(Options::parse(&args("--data a --out b --engine sf --x 1")).is_err());
+        assert!(parse("--data a --out b --engine sf --depth 0").is_err());
+        assert!(parse("--data a --out b --engine sf --depth").is_err());
+        assert_eq!(
+            parse("--data a --out b --engine sf --x 1"),
+            Err(ArgError::UnknownOption("--x".into()))
+        );
+    }
+
+    #[test]
+    fn usage_states_the_defaults() {
+        use crate::tune::options::documented_default as default;
+        let o = parse("--data a --out b --engine sf").unwrap();
+        assert_eq!(default(USAGE, "--depth"), Some(&*o.depth.to_string()));
+        assert_eq!(default(USAGE, "--threads"), Some(&*o.threads.to_string()));
+        assert_eq!(default(USAGE, "--hash"), Some(&*o.hash_mib.to_string()));
     }
 }

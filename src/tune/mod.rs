@@ -2,12 +2,13 @@
 //! ([`datagen`]), re-scoring its positions with a stronger engine
 //! ([`label`], through the UCI client [`engine`]), the evaluation as a
 //! linear function of its weights ([`trace`]) and Texel tuning
-//! ([`texel`]); `options` parses their `--flag value` arguments.
+//! ([`texel`]); [`options`] parses the command line of every `kiln`
+//! command.
 
 pub mod datagen;
 pub mod engine;
 pub mod label;
-mod options;
+pub mod options;
 pub mod texel;
 pub mod trace;
 
