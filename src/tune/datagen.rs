@@ -27,10 +27,11 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::engine::{MATE_LABEL, UciEngine};
 use super::options::{Arg, ArgError, Args, Parsed, unexpected};
+use super::progress::Progress;
 use crate::board::{Board, Color, STARTPOS};
 use crate::eval::score::{MATE_BOUND, Score};
 use crate::movegen::{MoveList, generate_all, parse_uci_move};
@@ -175,7 +176,6 @@ pub fn run(options: &Options) -> Result<u64, String> {
     let games_done = Arc::new(AtomicU64::new(0));
     let kiln_half_points = Arc::new(AtomicU64::new(0));
     let openings = Arc::new(openings);
-    let start = Instant::now();
 
     let mut handles = Vec::new();
     for _ in 0..options.threads {
@@ -227,52 +227,38 @@ pub fn run(options: &Options) -> Result<u64, String> {
         }));
     }
 
-    // Progress on stderr while the workers play.
-    let mut last = Instant::now();
+    // Progress on stderr while the workers play: counted in positions
+    // when that is the target, else in games.
+    let (unit, total) = match (options.positions, options.games) {
+        (Some(p), _) => ("positions", Some(p)),
+        (None, g) => ("games", g),
+    };
+    let mut progress = Progress::new("datagen", unit, total);
+    let report = |progress: &mut Progress| {
+        let games = games_done.load(Ordering::Relaxed);
+        let written = written.load(Ordering::Relaxed);
+        let (done, mut message) = match options.positions {
+            Some(_) => (written, format!("{games} games")),
+            None => (games, format!("{written} positions")),
+        };
+        if options.opponent.is_some() && games > 0 {
+            let share = 50.0 * kiln_half_points.load(Ordering::Relaxed) as f64 / games as f64;
+            message.push_str(&format!(", Kiln scored {share:.1} %"));
+        }
+        progress.update(done, &message);
+    };
     while handles.iter().any(|h| !h.is_finished()) {
         std::thread::sleep(Duration::from_millis(200));
-        if last.elapsed() >= Duration::from_secs(10) {
-            last = Instant::now();
-            progress(options, &games_done, &kiln_half_points, &written, start);
-        }
+        report(&mut progress);
     }
     for handle in handles {
         handle
             .join()
             .map_err(|_| "a datagen thread panicked".to_string())??;
     }
-    progress(options, &games_done, &kiln_half_points, &written, start);
-    eprintln!();
+    report(&mut progress);
+    progress.finish();
     Ok(written.load(Ordering::Relaxed))
-}
-
-fn progress(
-    options: &Options,
-    games: &AtomicU64,
-    kiln_half_points: &AtomicU64,
-    written: &AtomicU64,
-    start: Instant,
-) {
-    let written = written.load(Ordering::Relaxed);
-    let games = games.load(Ordering::Relaxed);
-    let score = match &options.opponent {
-        Some(_) if games > 0 => format!(
-            ", Kiln scored {:.1} %",
-            50.0 * kiln_half_points.load(Ordering::Relaxed) as f64 / games as f64
-        ),
-        _ => String::new(),
-    };
-    let secs = start.elapsed().as_secs_f64().max(1e-3);
-    let target = match (options.positions, options.games) {
-        (Some(p), _) => format!("{written}/{p} positions"),
-        (None, Some(g)) => format!("{games}/{g} games, {written} positions"),
-        (None, None) => format!("{written} positions"),
-    };
-    eprint!(
-        "\rdatagen: {target}, {games} games{score}, {:.0} s, {:.1} positions/s   ",
-        secs,
-        written as f64 / secs
-    );
 }
 
 /// Reads starting positions: one FEN (4 or 6 fields) or EPD line each;

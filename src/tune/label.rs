@@ -17,11 +17,11 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
 pub use super::engine::MATE_LABEL;
 use super::engine::UciEngine;
 use super::options::{Arg, ArgError, Args, Parsed, unexpected};
+use super::progress::Progress;
 use crate::board::Board;
 
 /// Usage text of `kiln label`.
@@ -126,21 +126,20 @@ pub fn run(options: &Options) -> Result<Summary, String> {
         File::create(&options.out).map_err(|e| format!("cannot create '{}': {e}", options.out))?,
     );
     let done = AtomicU64::new(0);
-    let start = Instant::now();
     let chunk = lines.len().div_ceil(options.threads).max(1);
+    let total = lines.len() as u64;
+    let mut progress = Progress::new("label", "positions", Some(total));
     let results: Vec<Result<Vec<Option<String>>, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = lines
             .chunks(chunk)
             .map(|part| scope.spawn(|| label_chunk(options, part, &done)))
             .collect();
-        let total = lines.len() as u64;
         while handles.iter().any(|h| !h.is_finished()) {
-            std::thread::sleep(std::time::Duration::from_millis(500));
-            let n = done.load(Ordering::Relaxed);
-            let rate = n as f64 / start.elapsed().as_secs_f64().max(1e-3);
-            eprint!("\rlabel: {n}/{total} positions, {rate:.0}/s   ");
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            progress.update(done.load(Ordering::Relaxed), "");
         }
-        eprintln!();
+        progress.update(done.load(Ordering::Relaxed), "");
+        progress.finish();
         handles
             .into_iter()
             .map(|h| {

@@ -3,12 +3,13 @@
 //! ([`label`], through the UCI client [`engine`]), the evaluation as a
 //! linear function of its weights ([`trace`]) and Texel tuning
 //! ([`texel`]); [`options`] parses the command line of every `kiln`
-//! command.
+//! command and `progress` shows how far a long tool has got.
 
 pub mod datagen;
 pub mod engine;
 pub mod label;
 pub mod options;
+mod progress;
 pub mod texel;
 pub mod trace;
 

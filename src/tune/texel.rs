@@ -21,6 +21,7 @@ use std::io::{BufRead, BufReader};
 use std::time::Instant;
 
 use super::options::{Arg, ArgError, Args, Parsed, unexpected};
+use super::progress;
 use super::trace::{self, MATERIAL, Trace, WEIGHTS};
 use crate::board::{Board, PieceKind};
 use crate::eval::endgame::{self, SCALE_NORMAL, Verdict};
@@ -174,10 +175,20 @@ pub fn load(options: &Options, k_score: f64) -> Result<(Vec<Sample>, usize), Str
     let mut bad = 0;
     let limit = options.limit.unwrap_or(usize::MAX);
     let start = Instant::now();
+    let mut meter = progress::Progress::new(
+        "tune: loading",
+        "positions",
+        options.limit.map(|limit| limit as u64),
+    );
+    let mut lines = 0u64;
     'files: for path in &options.data {
         let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
         for line in BufReader::new(file).lines() {
             let line = line.map_err(|e| format!("cannot read '{path}': {e}"))?;
+            lines += 1;
+            if lines % 4096 == 0 {
+                meter.update(samples.len() as u64, "");
+            }
             if line.trim().is_empty() {
                 continue;
             }
@@ -199,20 +210,15 @@ pub fn load(options: &Options, k_score: f64) -> Result<(Vec<Sample>, usize), Str
                 target: target as f32,
                 result: result as f32,
             });
-            if samples.len() % 100_000 == 0 {
-                eprint!(
-                    "\rtune: loaded {} positions ({:.0} s)",
-                    samples.len(),
-                    start.elapsed().as_secs_f64()
-                );
-            }
             if samples.len() >= limit {
                 break 'files;
             }
         }
     }
+    meter.update(samples.len() as u64, "");
+    meter.finish();
     eprintln!(
-        "\rtune: loaded {} positions ({:.0} s), {bad} bad lines",
+        "tune: loaded {} positions ({:.0} s), {bad} bad lines",
         samples.len(),
         start.elapsed().as_secs_f64()
     );
@@ -403,27 +409,19 @@ pub fn run(options: &Options) -> Result<(), String> {
         samples.len()
     );
     println!("epoch 0 loss {before:.6} held-out {held_before:.6}");
-    let timer = Instant::now();
-    let epochs = options.epochs;
+    let mut meter = progress::Progress::new("tune", "epochs", Some(u64::from(options.epochs)));
     let (tuned, curve) = adam(
         &mut samples,
         &start_weights,
         k,
         options,
         &mut |epoch, l, w| {
-            let width = 30;
-            let done = (epoch as usize * width) / epochs.max(1) as usize;
             let h = holdout_loss(w, k);
-            eprint!(
-                "\r[{}{}] epoch {epoch}/{epochs} loss {l:.6} held-out {h:.6} ({:.0} s)   ",
-                "#".repeat(done),
-                " ".repeat(width - done),
-                timer.elapsed().as_secs_f64()
-            );
-            println!("epoch {epoch} loss {l:.6} held-out {h:.6}");
+            meter.suspend(|| println!("epoch {epoch} loss {l:.6} held-out {h:.6}"));
+            meter.update(u64::from(epoch), &format!("loss {l:.6} held-out {h:.6}"));
         },
     );
-    eprintln!();
+    meter.finish();
     let rounded: Vec<(i32, i32)> = tuned
         .iter()
         .map(|&[m, e]| (m.round() as i32, e.round() as i32))
