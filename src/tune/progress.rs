@@ -60,10 +60,10 @@ impl Progress {
         let template = match total {
             Some(_) => format!(
                 "{{prefix}}: [{{elapsed}}] {{wide_bar}} {{human_pos}}/{{human_len}} {unit} \
-                 ({{per_sec}}, ETA {{eta}}) {{msg}}"
+                 ({{per_sec:1}}, ETA {{eta}}) {{msg}}"
             ),
             None => format!(
-                "{{prefix}}: [{{elapsed}}] {{spinner}} {{human_pos}} {unit} ({{per_sec}}) {{msg}}"
+                "{{prefix}}: [{{elapsed}}] {{spinner}} {{human_pos}} {unit} ({{per_sec:1}}) {{msg}}"
             ),
         };
         // The template is fixed text; should it ever not parse, the

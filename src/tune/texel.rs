@@ -176,7 +176,7 @@ pub fn load(options: &Options, k_score: f64) -> Result<(Vec<Sample>, usize), Str
     let limit = options.limit.unwrap_or(usize::MAX);
     let start = Instant::now();
     let mut meter = progress::Progress::new(
-        "tune: loading",
+        "tune loading",
         "positions",
         options.limit.map(|limit| limit as u64),
     );
