@@ -13,7 +13,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use kiln::board::Board;
-use kiln::tune::options::{Arg, ArgError, Args, Parsed, no_arguments, number, unexpected};
+use kiln::tune::options::{
+    Arg, ArgError, Args, Parsed, for_each_option, no_arguments, number, unexpected,
+};
 
 /// `kiln --help`.
 const USAGE: &str = "\
@@ -419,20 +421,17 @@ struct PlotArgs {
 
 fn parse_plot(args: Vec<OsString>) -> Result<Parsed<PlotArgs>, ArgError> {
     let (mut params, mut losses, mut out) = (None, None, None);
-    let mut args = Args::new(args);
-    while let Some(arg) = args.next_arg()? {
-        let flag = match arg {
-            Arg::Help => return Ok(Parsed::Help),
-            Arg::Option(flag) => flag,
-            other => return Err(unexpected(other)),
-        };
-        let flag = flag.as_str();
+    let parsed = for_each_option(args, |flag, args| {
         match flag {
             "--params" => params = Some(PathBuf::from(args.value(flag)?)),
             "--losses" => losses = Some(PathBuf::from(args.value(flag)?)),
             "--out" => out = Some(PathBuf::from(args.value(flag)?)),
-            _ => return Err(ArgError::UnknownOption(flag.to_string())),
+            _ => return Ok(false),
         }
+        Ok(true)
+    })?;
+    if parsed == Parsed::Help {
+        return Ok(Parsed::Help);
     }
     Ok(Parsed::Run(PlotArgs {
         params: params.ok_or(ArgError::Missing("--params <params.txt>"))?,

@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::engine::{MATE_LABEL, UciEngine};
-use super::options::{Arg, ArgError, Args, Parsed, unexpected};
+use super::options::{ArgError, Parsed, for_each_option};
 use super::progress::Progress;
 use crate::board::{Board, Color, STARTPOS};
 use crate::eval::score::{MATE_BOUND, Score};
@@ -110,14 +110,7 @@ impl Options {
             opponent_nodes: 10_000,
         };
         let mut out = None;
-        let mut args = Args::new(args);
-        while let Some(arg) = args.next_arg()? {
-            let flag = match arg {
-                Arg::Help => return Ok(Parsed::Help),
-                Arg::Option(flag) => flag,
-                other => return Err(unexpected(other)),
-            };
-            let flag = flag.as_str();
+        let parsed = for_each_option(args, |flag, args| {
             match flag {
                 "--out" => out = Some(args.value(flag)?),
                 "--games" => options.games = Some(args.number(flag, 1, u64::MAX)?),
@@ -132,8 +125,12 @@ impl Options {
                 "--opponent-nodes" => {
                     options.opponent_nodes = args.number(flag, 1, 100_000_000)?;
                 }
-                _ => return Err(ArgError::UnknownOption(flag.to_string())),
+                _ => return Ok(false),
             }
+            Ok(true)
+        })?;
+        if parsed == Parsed::Help {
+            return Ok(Parsed::Help);
         }
         options.out = out.ok_or(ArgError::Missing("--out <file>"))?;
         if options.games.is_none() && options.positions.is_none() {

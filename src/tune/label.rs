@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use super::engine::MATE_LABEL;
 use super::engine::UciEngine;
-use super::options::{Arg, ArgError, Args, Parsed, unexpected};
+use super::options::{ArgError, Parsed, for_each_option};
 use super::progress::Progress;
 use crate::board::Board;
 
@@ -75,14 +75,7 @@ impl Options {
             threads: 1,
             hash_mib: 16,
         };
-        let mut args = Args::new(args);
-        while let Some(arg) = args.next_arg()? {
-            let flag = match arg {
-                Arg::Help => return Ok(Parsed::Help),
-                Arg::Option(flag) => flag,
-                other => return Err(unexpected(other)),
-            };
-            let flag = flag.as_str();
+        let parsed = for_each_option(args, |flag, args| {
             match flag {
                 "--data" => data = Some(args.value(flag)?),
                 "--out" => out = Some(args.value(flag)?),
@@ -90,8 +83,12 @@ impl Options {
                 "--depth" => options.depth = args.number(flag, 1, 64)?,
                 "--threads" => options.threads = args.number(flag, 1, 256)? as usize,
                 "--hash" => options.hash_mib = args.number(flag, 1, 65_536)?,
-                _ => return Err(ArgError::UnknownOption(flag.to_string())),
+                _ => return Ok(false),
             }
+            Ok(true)
+        })?;
+        if parsed == Parsed::Help {
+            return Ok(Parsed::Help);
         }
         options.data = data.ok_or(ArgError::Missing("--data <file>"))?;
         options.out = out.ok_or(ArgError::Missing("--out <file>"))?;

@@ -190,6 +190,33 @@ pub fn unexpected(arg: Arg) -> ArgError {
     }
 }
 
+/// Reads the arguments of a command that takes options only: hands each
+/// option's name to `option`, which reads the option's value from the
+/// arguments it is given and returns whether it knows the option. Stops
+/// at `-h` or `--help`.
+pub fn for_each_option<I>(
+    args: I,
+    mut option: impl FnMut(&str, &mut Args) -> Result<bool, ArgError>,
+) -> Result<Parsed<()>, ArgError>
+where
+    I: IntoIterator,
+    I::Item: Into<OsString>,
+{
+    let mut args = Args::new(args);
+    while let Some(arg) = args.next_arg()? {
+        match arg {
+            Arg::Help => return Ok(Parsed::Help),
+            Arg::Option(name) => {
+                if !option(&name, &mut args)? {
+                    return Err(ArgError::UnknownOption(name));
+                }
+            }
+            Arg::Value(value) => return Err(ArgError::UnexpectedArgument(value)),
+        }
+    }
+    Ok(Parsed::Run(()))
+}
+
 /// Parses the arguments of a command that takes none but `--help`.
 pub fn no_arguments<I>(args: I) -> Result<Parsed<()>, ArgError>
 where

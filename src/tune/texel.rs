@@ -20,7 +20,7 @@ use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
 use std::time::Instant;
 
-use super::options::{Arg, ArgError, Args, Parsed, unexpected};
+use super::options::{ArgError, Parsed, for_each_option};
 use super::progress;
 use super::trace::{self, MATERIAL, Trace, WEIGHTS};
 use crate::board::{Board, PieceKind};
@@ -101,14 +101,7 @@ impl Options {
             seed: 1,
         };
         let mut out = None;
-        let mut args = Args::new(args);
-        while let Some(arg) = args.next_arg()? {
-            let flag = match arg {
-                Arg::Help => return Ok(Parsed::Help),
-                Arg::Option(flag) => flag,
-                other => return Err(unexpected(other)),
-            };
-            let flag = flag.as_str();
+        let parsed = for_each_option(args, |flag, args| {
             match flag {
                 "--data" => o.data.push(args.value(flag)?),
                 "--out" => out = Some(args.value(flag)?),
@@ -120,8 +113,12 @@ impl Options {
                 "--holdout" => o.holdout = args.fraction(flag, 0.0, 0.5)?,
                 "--limit" => o.limit = Some(args.number(flag, 1, u64::MAX)? as usize),
                 "--seed" => o.seed = args.number(flag, 0, u64::MAX)?,
-                _ => return Err(ArgError::UnknownOption(flag.to_string())),
+                _ => return Ok(false),
             }
+            Ok(true)
+        })?;
+        if parsed == Parsed::Help {
+            return Ok(Parsed::Help);
         }
         o.out = out.ok_or(ArgError::Missing("--out <params.txt>"))?;
         if o.data.is_empty() {
