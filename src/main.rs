@@ -45,7 +45,8 @@ commands:
   -h, --help               this help (`kiln <command> --help`: the command's)
   -V, --version            as `kiln version`
 
-Numbers and seeds are decimal or 0x hex; options also take --option=value.
+Whole numbers and seeds are decimal or 0x hex; options also take
+--option=value.
 Exit status: 0 done, 1 failed while running, 2 bad command line.";
 
 const XBOARD_USAGE: &str = "\

@@ -51,7 +51,7 @@ positions, one `<fen> | <result> | <score>` line each (White's result 1.0,
   --games <n>              stop after n games
   --positions <n>          stop once n positions are written
   --nodes <n>              nodes per move (default 5000)
-  --seed <n>               seed of the openings' random plies (default 1)
+  --seed <n>               seed of the choice of openings and random plies (default 1)
   --threads <n>            games played at once (default 1)
   --openings <epd>         start from these positions (default: the start position)
   --random-plies <n>       random legal plies after the opening (default 8)
@@ -60,7 +60,8 @@ positions, one `<fen> | <result> | <score>` line each (White's result 1.0,
   --opponent-nodes <n>     the opponent's nodes per move (default 10000)
   -h, --help               this help
 
-Numbers and seeds are decimal or 0x hex; options also take --option=value.";
+Whole numbers and seeds are decimal or 0x hex; options also take
+--option=value.";
 
 /// What to generate; see [`USAGE`].
 #[derive(Clone, Debug, PartialEq, Eq)]

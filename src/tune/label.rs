@@ -40,7 +40,7 @@ search of another UCI engine: the score column becomes that engine's score
   --hash <MiB>             hash per engine process (default 16)
   -h, --help               this help
 
-Numbers are decimal or 0x hex; options also take --option=value.";
+Whole numbers are decimal or 0x hex; options also take --option=value.";
 
 /// What to label; see [`USAGE`].
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -50,7 +50,8 @@ the format of src/eval/params.txt.
   --seed <n>               seed of the shuffles (default 1)
   -h, --help               this help
 
-Numbers and seeds are decimal or 0x hex; options also take --option=value.";
+Whole numbers and seeds are decimal or 0x hex; options also take
+--option=value.";
 
 /// Tuning settings; see [`USAGE`].
 #[derive(Clone, Debug, PartialEq)]
