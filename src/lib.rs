@@ -1,8 +1,10 @@
 //! Kiln: a UCI/XBoard chess engine whose lookup tables are all generated at
 //! build time.
 //!
-//! Data flows one way: `kiln-tables` (generated statics) → [`board`] →
-//! [`movegen`] → [`search`] / [`eval`] → [`uci`]. No module computes a lookup
+//! Data flows one way: `kiln-tables` and the leaf modules ([`weights`],
+//! [`prefetch`], [`rng`]) → [`board`] → [`movegen`] → [`eval`] → [`search`]
+//! → [`uci`] / [`xboard`] → [`tune`]; `tests/layers.rs` fails when a module
+//! imports from its own layer or a higher one. No module computes a lookup
 //! table at runtime; every table is a `static` emitted by a build script.
 
 #![deny(missing_docs)]
@@ -16,6 +18,7 @@ pub mod rng;
 pub mod search;
 pub mod tune;
 pub mod uci;
+pub mod weights;
 pub mod xboard;
 
 /// Identification of the tables baked into this binary.

@@ -13,8 +13,8 @@
 //! is scored from its own point of view; the sink subtracts Black's from
 //! White's.
 
-use crate::board::{Bitboard, Board, Color, PieceKind, Square};
-use crate::movegen::{attacks, forward};
+use crate::board::{Bitboard, Board, Color, PieceKind, Square, attacks};
+use crate::movegen::forward;
 
 include!(concat!(env!("OUT_DIR"), "/eval_terms.rs"));
 
