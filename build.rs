@@ -14,8 +14,8 @@
 //! - `endgames.rs`: the endgame table, a `phf` map from material signature
 //!   to endgame function (listed in `kiln_gen::endgames`);
 //! - `mvv_lva.rs`: capture ordering scores;
-//! - `lmr.rs`: late-move-reduction amounts, from the constants in
-//!   `src/search/params.rs`.
+//! - `lmr.rs`: the late-move-reduction table and the two constants that
+//!   shape it (`kiln_gen::lmr`), included by `src/search/params.rs`.
 //!
 //! Build scripts run unoptimised, so everything here is small and cheap.
 
@@ -23,10 +23,6 @@ use std::env;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
-
-/// The search tunables, shared with the engine (plain constants only).
-#[path = "src/search/params.rs"]
-mod search_params;
 
 /// The parameter-file parser, shared with the tuner (std only).
 #[path = "src/eval/params_file.rs"]
@@ -39,7 +35,6 @@ const PARAMS_FILE: &str = "src/eval/params.txt";
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed={PARAMS_FILE}");
-    println!("cargo:rerun-if-changed=src/search/params.rs");
     println!("cargo:rerun-if-changed=src/eval/params_file.rs");
 
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
@@ -47,7 +42,7 @@ fn main() {
     write(&out, "uci_options.rs", &option_map());
     write(&out, "endgames.rs", &kiln_gen::endgames::source());
     write(&out, "mvv_lva.rs", &mvv_lva());
-    write(&out, "lmr.rs", &lmr());
+    write(&out, "lmr.rs", &kiln_gen::lmr::source());
 
     let text = fs::read_to_string(PARAMS_FILE)
         .unwrap_or_else(|e| panic!("cannot read {PARAMS_FILE}: {e}"));
@@ -126,31 +121,6 @@ fn mvv_lva() -> String {
                 (victim + 1) * 8 - attacker
             };
             let _ = write!(s, "{v}, ");
-        }
-        s.push_str("],\n");
-    }
-    s.push_str("];\n");
-    s
-}
-
-/// `LMR[depth][move_number]`, both capped at 63.
-fn lmr() -> String {
-    let base = f64::from(search_params::LMR_BASE_CENTI) / 100.0;
-    let divisor = f64::from(search_params::LMR_DIVISOR_CENTI) / 100.0;
-    let mut s = String::from(
-        "/// Late-move reduction in plies, `LMR[depth][move_number]` (both capped\n\
-         /// at 63): `base + ln(depth) * ln(move_number) / divisor`.\n\
-         pub static LMR: [[u8; 64]; 64] = [\n",
-    );
-    for depth in 0..64 {
-        s.push_str("    [");
-        for moves in 0..64 {
-            let r = if depth == 0 || moves == 0 {
-                0.0
-            } else {
-                base + (depth as f64).ln() * (moves as f64).ln() / divisor
-            };
-            let _ = write!(s, "{}, ", r.max(0.0) as u8);
         }
         s.push_str("],\n");
     }
