@@ -17,6 +17,8 @@
 //! - `lmr.rs`: the late-move-reduction table and the two constants that
 //!   shape it (`kiln_gen::lmr`), included by `src/search/params.rs`.
 //!
+//! The parameter file is read with the `kiln-params` crate, which the
+//! tuner uses too; nothing here compiles a file of the engine's `src/`.
 //! Build scripts run unoptimised, so everything here is small and cheap.
 
 use std::env;
@@ -24,18 +26,13 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The parameter-file parser, shared with the tuner (std only).
-#[path = "src/eval/params_file.rs"]
-#[allow(dead_code)]
-mod params_file;
-use params_file::Params;
+use kiln_params::Params;
 
 const PARAMS_FILE: &str = "src/eval/params.txt";
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed={PARAMS_FILE}");
-    println!("cargo:rerun-if-changed=src/eval/params_file.rs");
 
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     write(&out, "uci_keywords.rs", &keyword_map());
@@ -46,7 +43,7 @@ fn main() {
 
     let text = fs::read_to_string(PARAMS_FILE)
         .unwrap_or_else(|e| panic!("cannot read {PARAMS_FILE}: {e}"));
-    let params = params_file::parse(&text).unwrap_or_else(|e| panic!("{PARAMS_FILE}: {e}"));
+    let params = kiln_params::parse(&text).unwrap_or_else(|e| panic!("{PARAMS_FILE}: {e}"));
     write(&out, "psqt.rs", &psqt(&params));
     write(&out, "eval_terms.rs", &eval_terms(&params));
 }

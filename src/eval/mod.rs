@@ -2,7 +2,8 @@
 //! all weighted from build-time tables.
 //!
 //! The piece-square tables (with material folded in) are parsed from
-//! `src/eval/params.txt` by the root build script and emitted per colour,
+//! `src/eval/params.txt` (by the `kiln-params` crate) in the root build
+//! script and emitted per colour,
 //! pre-flipped and packed as `S(mg, eg)`; see [`psqt`]. The other weights
 //! (pawn structure, mobility, king safety) come from the same file; see
 //! [`terms`]. [`evaluate`] sums everything, blends middlegame and endgame
@@ -11,7 +12,6 @@
 
 pub mod endgame;
 pub mod eval_cache;
-pub mod params_file;
 pub mod pawn_table;
 pub mod psqt;
 pub mod score;

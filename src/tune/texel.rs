@@ -23,9 +23,9 @@ use super::options::{flag_values, fraction, number};
 use super::trace::{self, MATERIAL, Trace, WEIGHTS};
 use crate::board::{Board, PieceKind};
 use crate::eval::endgame::{self, SCALE_NORMAL, Verdict};
-use crate::eval::params_file;
 use crate::eval::psqt::PHASE_MAX;
 use crate::rng::Rng;
+use kiln_params as params_file;
 
 /// Usage text of `kiln tune`.
 pub const USAGE: &str = "usage: kiln tune --data <file> [--data <file>...] --out <params.txt> \

@@ -1,10 +1,10 @@
-//! The evaluation parameter file (`src/eval/params.txt`): parsing into
+//! Kiln's evaluation parameter file (`src/eval/params.txt`): parsing into
 //! typed weights, and writing tuned weights back into the same text.
 //!
-//! This module is shared, through `#[path]`, by the root build script (which
-//! turns the weights into packed static tables) and by the tuner (which reads
-//! the weights, changes them and writes the file back): one parser, so what
-//! the tuner writes is exactly what the build reads. It uses `std` only.
+//! The root build script of the engine turns the weights into packed static
+//! tables, and the engine's tuner reads them, changes them and writes the
+//! file back. Both use this crate, so what the tuner writes is exactly what
+//! the build reads. It depends on `std` only.
 //!
 //! The file is a list of `[section]`s of rows of integers, each row
 //! optionally led by a label; `#` starts a comment. Sections:
@@ -16,6 +16,10 @@
 //! - any other section is a table of weights, rows labelled `mg` and `eg`
 //!   (several rows with the same label are concatenated), exposed under the
 //!   section's name with spaces turned into underscores.
+//!
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 use std::collections::BTreeMap;
 
