@@ -17,11 +17,17 @@
 //!   (several rows with the same label are concatenated), exposed under the
 //!   section's name with spaces turned into underscores.
 //!
+//! ```
+//! let text = "[terms]\ntempo 10 5\n[terms]\n";
+//! let err = kiln_params::parse_sections(text).unwrap_err();
+//! assert_eq!(err.to_string(), "line 3: section [terms] repeated");
+//! ```
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// Piece names in piece-kind order.
 pub const PIECES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
@@ -63,6 +69,124 @@ pub struct Params {
     pub king_attack: [i32; 6],
 }
 
+/// Why a parameter file could not be read or written back. Line numbers
+/// are 1-based, as an editor shows them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamsError {
+    /// A `[section]` header appears twice.
+    RepeatedSection {
+        /// Line of the second header.
+        line: usize,
+        /// The section's name.
+        section: String,
+    },
+    /// Numbers before the first `[section]` header.
+    OutsideSection {
+        /// The line.
+        line: usize,
+    },
+    /// A token after the row's numbers began that is not an integer.
+    BadNumber {
+        /// The line.
+        line: usize,
+        /// The token.
+        token: String,
+    },
+    /// A section the engine needs is not in the file.
+    MissingSection {
+        /// The section's name.
+        section: String,
+    },
+    /// A row of a per-piece section without a piece name.
+    MissingPiece {
+        /// The line.
+        line: usize,
+    },
+    /// A piece name other than pawn, knight, bishop, rook, queen, king.
+    UnknownPiece {
+        /// The line.
+        line: usize,
+        /// The name found.
+        name: String,
+    },
+    /// A row with the wrong number of values or a missing label.
+    RowShape {
+        /// The line.
+        line: usize,
+        /// What the row should look like, e.g. `'<piece> <mg> <eg>'`.
+        expected: &'static str,
+    },
+    /// A `[material]` row for a piece that has no `[phase]` row.
+    NoPhaseWeight {
+        /// The line.
+        line: usize,
+    },
+    /// A weight table whose `mg` and `eg` rows hold different numbers of
+    /// values, or none.
+    UnevenTable {
+        /// The section's name.
+        section: String,
+        /// Values in its `mg` rows.
+        mg: usize,
+        /// Values in its `eg` rows.
+        eg: usize,
+    },
+    /// A piece-square table that is not 8 unlabelled rows of 8 numbers.
+    BadSquareTable {
+        /// The section's name, e.g. `knight mg`.
+        section: String,
+    },
+    /// Writing back: the template has a weight table the parameters lack.
+    UnknownTerm {
+        /// The term's name (upper case, as in the generated code).
+        name: String,
+    },
+}
+
+impl fmt::Display for ParamsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamsError::RepeatedSection { line, section } => {
+                write!(f, "line {line}: section [{section}] repeated")
+            }
+            ParamsError::OutsideSection { line } => {
+                write!(f, "line {line}: value outside a section")
+            }
+            ParamsError::BadNumber { line, token } => {
+                write!(f, "line {line}: bad number '{token}'")
+            }
+            ParamsError::MissingSection { section } => write!(f, "missing section [{section}]"),
+            ParamsError::MissingPiece { line } => {
+                write!(f, "line {line}: expected a piece name")
+            }
+            ParamsError::UnknownPiece { line, name } => write!(
+                f,
+                "line {line}: unknown piece '{name}' (expected one of {})",
+                PIECES.join(", ")
+            ),
+            ParamsError::RowShape { line, expected } => {
+                write!(f, "line {line}: expected {expected}")
+            }
+            ParamsError::NoPhaseWeight { line } => {
+                write!(f, "line {line}: piece has no [phase] weight")
+            }
+            ParamsError::UnevenTable { section, mg, eg } => write!(
+                f,
+                "[{section}]: {mg} mg and {eg} eg values (must be equal and not zero)"
+            ),
+            ParamsError::BadSquareTable { section } => {
+                write!(f, "[{section}] must be 8 rows of 8 numbers")
+            }
+            ParamsError::UnknownTerm { name } => write!(
+                f,
+                "no term {name} in the parameters for the template's section of that name"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ParamsError {}
+
 /// Sections that are not tables of `mg`/`eg` weights.
 fn is_special(section: &str) -> bool {
     matches!(section, "phase" | "material" | "terms" | "king attack")
@@ -71,15 +195,13 @@ fn is_special(section: &str) -> bool {
             .any(|p| section == format!("{p} mg") || section == format!("{p} eg"))
 }
 
-fn piece_index(name: &str) -> Result<usize, String> {
-    PIECES
-        .iter()
-        .position(|p| *p == name)
-        .ok_or_else(|| format!("unknown piece '{name}'"))
+/// The piece kind index of `name`, if it is a piece name.
+fn piece_index(name: &str) -> Option<usize> {
+    PIECES.iter().position(|p| *p == name)
 }
 
 /// Splits the file into sections of rows.
-pub fn parse_sections(text: &str) -> Result<BTreeMap<String, Vec<Row>>, String> {
+pub fn parse_sections(text: &str) -> Result<BTreeMap<String, Vec<Row>>, ParamsError> {
     let mut sections: BTreeMap<String, Vec<Row>> = BTreeMap::new();
     let mut current: Option<String> = None;
     for (n, raw) in text.lines().enumerate() {
@@ -90,21 +212,29 @@ pub fn parse_sections(text: &str) -> Result<BTreeMap<String, Vec<Row>>, String> 
         if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
             let name = name.trim().to_string();
             if sections.insert(name.clone(), Vec::new()).is_some() {
-                return Err(format!("line {}: section [{name}] repeated", n + 1));
+                return Err(ParamsError::RepeatedSection {
+                    line: n + 1,
+                    section: name,
+                });
             }
             current = Some(name);
             continue;
         }
         let section = current
             .as_ref()
-            .ok_or(format!("line {}: value outside a section", n + 1))?;
+            .ok_or(ParamsError::OutsideSection { line: n + 1 })?;
         let mut numbers = Vec::new();
         let mut label = None;
         for token in line.split_whitespace() {
             match token.parse::<i32>() {
                 Ok(v) => numbers.push(v),
                 Err(_) if label.is_none() && numbers.is_empty() => label = Some(token.to_string()),
-                Err(_) => return Err(format!("line {}: bad number '{token}'", n + 1)),
+                Err(_) => {
+                    return Err(ParamsError::BadNumber {
+                        line: n + 1,
+                        token: token.to_string(),
+                    });
+                }
             }
         }
         if let Some(rows) = sections.get_mut(section) {
@@ -119,15 +249,17 @@ pub fn parse_sections(text: &str) -> Result<BTreeMap<String, Vec<Row>>, String> 
 }
 
 /// Parses the whole file.
-pub fn parse(text: &str) -> Result<Params, String> {
+pub fn parse(text: &str) -> Result<Params, ParamsError> {
     let sections = parse_sections(text)?;
     let take = |name: &str| {
         sections
             .get(name)
-            .ok_or(format!("missing section [{name}]"))
+            .ok_or_else(|| ParamsError::MissingSection {
+                section: name.to_string(),
+            })
     };
     // Rows of a section labelled by piece name: (line, piece index, numbers).
-    let by_piece = |name: &str| -> Result<Vec<(usize, usize, Vec<i32>)>, String> {
+    let by_piece = |name: &str| -> Result<Vec<(usize, usize, Vec<i32>)>, ParamsError> {
         take(name)?
             .iter()
             .map(|row| {
@@ -135,8 +267,11 @@ pub fn parse(text: &str) -> Result<Params, String> {
                 let label = row
                     .label
                     .as_deref()
-                    .ok_or(format!("line {line}: expected a piece name"))?;
-                let piece = piece_index(label).map_err(|e| format!("line {line}: {e}"))?;
+                    .ok_or(ParamsError::MissingPiece { line })?;
+                let piece = piece_index(label).ok_or_else(|| ParamsError::UnknownPiece {
+                    line,
+                    name: label.to_string(),
+                })?;
                 Ok((line, piece, row.numbers.clone()))
             })
             .collect()
@@ -146,7 +281,10 @@ pub fn parse(text: &str) -> Result<Params, String> {
     let mut seen = [false; 6];
     for (line, piece, row) in by_piece("phase")? {
         let [weight] = row[..] else {
-            return Err(format!("line {line}: expected '<piece> <weight>'"));
+            return Err(ParamsError::RowShape {
+                line,
+                expected: "'<piece> <weight>'",
+            });
         };
         phase[piece] = weight;
         seen[piece] = true;
@@ -154,27 +292,33 @@ pub fn parse(text: &str) -> Result<Params, String> {
     let mut material = [(0, 0); 6];
     for (line, piece, row) in by_piece("material")? {
         let [mg, eg] = row[..] else {
-            return Err(format!("line {line}: expected '<piece> <mg> <eg>'"));
+            return Err(ParamsError::RowShape {
+                line,
+                expected: "'<piece> <mg> <eg>'",
+            });
         };
         material[piece] = (mg, eg);
         if !seen[piece] {
-            return Err(format!("line {line}: piece has no [phase] weight"));
+            return Err(ParamsError::NoPhaseWeight { line });
         }
     }
     let mut king_attack = [0; 6];
     for (line, piece, row) in by_piece("king attack")? {
         let [units] = row[..] else {
-            return Err(format!("line {line}: expected '<piece> <units>'"));
+            return Err(ParamsError::RowShape {
+                line,
+                expected: "'<piece> <units>'",
+            });
         };
         king_attack[piece] = units;
     }
     let mut terms = Vec::new();
     for row in take("terms")? {
         let (Some(name), [mg, eg]) = (&row.label, &row.numbers[..]) else {
-            return Err(format!(
-                "line {}: expected '<name> <mg> <eg>'",
-                row.line + 1
-            ));
+            return Err(ParamsError::RowShape {
+                line: row.line + 1,
+                expected: "'<name> <mg> <eg>'",
+            });
         };
         terms.push(Term {
             name: name.to_ascii_uppercase(),
@@ -188,19 +332,19 @@ pub fn parse(text: &str) -> Result<Params, String> {
                 Some("mg") => mg.extend_from_slice(&row.numbers),
                 Some("eg") => eg.extend_from_slice(&row.numbers),
                 _ => {
-                    return Err(format!(
-                        "line {}: expected 'mg' or 'eg' first",
-                        row.line + 1
-                    ));
+                    return Err(ParamsError::RowShape {
+                        line: row.line + 1,
+                        expected: "'mg' or 'eg' first",
+                    });
                 }
             }
         }
         if mg.len() != eg.len() || mg.is_empty() {
-            return Err(format!(
-                "[{section}]: {} mg and {} eg values (must be equal and not zero)",
-                mg.len(),
-                eg.len()
-            ));
+            return Err(ParamsError::UnevenTable {
+                section: section.clone(),
+                mg: mg.len(),
+                eg: eg.len(),
+            });
         }
         terms.push(Term {
             name: section.replace(' ', "_").to_ascii_uppercase(),
@@ -218,7 +362,7 @@ pub fn parse(text: &str) -> Result<Params, String> {
                     .iter()
                     .any(|r| r.label.is_some() || r.numbers.len() != 8)
             {
-                return Err(format!("[{section}] must be 8 rows of 8 numbers"));
+                return Err(ParamsError::BadSquareTable { section });
             }
             for (r, row) in rows.iter().enumerate() {
                 for (f, v) in row.numbers.iter().enumerate() {
@@ -246,7 +390,7 @@ impl Params {
 /// Writes `params` into `template` (the text `params` was parsed from, or
 /// one with the same rows): comments, labels and layout are kept, only the
 /// numbers change, each right-aligned where the old one ended.
-pub fn render(template: &str, params: &Params) -> Result<String, String> {
+pub fn render(template: &str, params: &Params) -> Result<String, ParamsError> {
     let mut sections = parse_sections(template)?;
     let tables: Vec<String> = sections
         .keys()
@@ -255,22 +399,19 @@ pub fn render(template: &str, params: &Params) -> Result<String, String> {
         .collect();
     // Put the typed values back into the rows.
     let mut set =
-        |name: &str, values: &mut dyn FnMut(usize, &Row) -> Vec<i32>| -> Result<(), String> {
+        |name: &str, values: &mut dyn FnMut(usize, &Row) -> Vec<i32>| -> Result<(), ParamsError> {
             let rows = sections
                 .get_mut(name)
-                .ok_or(format!("missing section [{name}]"))?;
+                .ok_or_else(|| ParamsError::MissingSection {
+                    section: name.to_string(),
+                })?;
             for (i, row) in rows.iter_mut().enumerate() {
                 let numbers = values(i, row);
                 row.numbers = numbers;
             }
             Ok(())
         };
-    let piece_of = |row: &Row| {
-        row.label
-            .as_deref()
-            .and_then(|l| piece_index(l).ok())
-            .unwrap_or(0)
-    };
+    let piece_of = |row: &Row| row.label.as_deref().and_then(piece_index).unwrap_or(0);
     set("phase", &mut |_, row| vec![params.phase[piece_of(row)]])?;
     set("material", &mut |_, row| {
         let (mg, eg) = params.material[piece_of(row)];
@@ -299,7 +440,9 @@ pub fn render(template: &str, params: &Params) -> Result<String, String> {
     }
     for section in tables {
         let name = section.replace(' ', "_").to_ascii_uppercase();
-        let term = params.term(&name).ok_or(format!("no term {name}"))?;
+        let term = params
+            .term(&name)
+            .ok_or_else(|| ParamsError::UnknownTerm { name: name.clone() })?;
         let (mut next_mg, mut next_eg) = (0, 0);
         set(&section, &mut |_, row| {
             let is_mg = row.label.as_deref() == Some("mg");
@@ -367,4 +510,97 @@ fn rewrite_line(raw: &str, numbers: &[i32]) -> String {
     }
     out.push_str(comment);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engine's own parameter file.
+    const ENGINE_PARAMS: &str = include_str!("../../src/eval/params.txt");
+
+    #[test]
+    fn the_engine_file_parses_and_renders_back_unchanged() {
+        let params = parse(ENGINE_PARAMS).expect("the engine's file parses");
+        assert_eq!(params.phase[5], 0, "kings do not count for the phase");
+        let text = render(ENGINE_PARAMS, &params).expect("renders");
+        assert_eq!(parse(&text), Ok(params));
+    }
+
+    #[test]
+    fn errors_name_the_line_and_what_was_expected() {
+        let cases: [(&str, ParamsError, &str); 6] = [
+            (
+                "1 2\n",
+                ParamsError::OutsideSection { line: 1 },
+                "line 1: value outside a section",
+            ),
+            (
+                "[terms]\ntempo 10 x\n",
+                ParamsError::BadNumber {
+                    line: 2,
+                    token: "x".into(),
+                },
+                "line 2: bad number 'x'",
+            ),
+            (
+                "[a]\n[a]\n",
+                ParamsError::RepeatedSection {
+                    line: 2,
+                    section: "a".into(),
+                },
+                "line 2: section [a] repeated",
+            ),
+            (
+                "[phase]\n",
+                ParamsError::MissingSection {
+                    section: "material".into(),
+                },
+                "missing section [material]",
+            ),
+            (
+                "[phase]\nelephant 3\n",
+                ParamsError::UnknownPiece {
+                    line: 2,
+                    name: "elephant".into(),
+                },
+                "line 2: unknown piece 'elephant' (expected one of pawn, knight, bishop, \
+                 rook, queen, king)",
+            ),
+            (
+                "[phase]\nknight 1 2\n",
+                ParamsError::RowShape {
+                    line: 2,
+                    expected: "'<piece> <weight>'",
+                },
+                "line 2: expected '<piece> <weight>'",
+            ),
+        ];
+        for (text, error, message) in cases {
+            assert_eq!(parse(text), Err(error.clone()), "{text:?}");
+            assert_eq!(error.to_string(), message);
+        }
+    }
+
+    #[test]
+    fn uneven_tables_and_bad_square_tables_are_rejected() {
+        let broken = ENGINE_PARAMS.replacen("[terms]", "[odd table]\nmg 1 2\neg 3\n[terms]", 1);
+        assert_eq!(
+            parse(&broken),
+            Err(ParamsError::UnevenTable {
+                section: "odd table".into(),
+                mg: 2,
+                eg: 1,
+            })
+        );
+        let start = ENGINE_PARAMS.find("[knight mg]").expect("a knight table");
+        let row_end = start + ENGINE_PARAMS[start..].find('\n').expect("a header line");
+        let next_end = row_end + 1 + ENGINE_PARAMS[row_end + 1..].find('\n').expect("a row");
+        let mut short = ENGINE_PARAMS.to_string();
+        short.replace_range(row_end + 1..next_end + 1, "");
+        assert_eq!(
+            parse(&short).map(|_| ()).unwrap_err().to_string(),
+            "[knight mg] must be 8 rows of 8 numbers"
+        );
+    }
 }

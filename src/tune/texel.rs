@@ -405,7 +405,8 @@ pub fn run(options: &Options) -> Result<(), String> {
     let after_rounded = loss(&samples, &rounded_f, k);
     let held_after = holdout_loss(&rounded_f, k);
     trace::set_weights(&mut params, &rounded);
-    let text = params_file::render(trace::BUILT_PARAMS, &params)?;
+    let text = params_file::render(trace::BUILT_PARAMS, &params)
+        .map_err(|e| format!("cannot write the tuned weights: {e}"))?;
     std::fs::write(&options.out, text)
         .map_err(|e| format!("cannot write '{}': {e}", options.out))?;
     println!(
