@@ -23,24 +23,6 @@ use crate::board::{Bitboard, Board, Color, Material, PieceKind, Square};
 use crate::eval::psqt::MATERIAL_EG;
 use crate::eval::score::{MAX_EVAL, Score};
 
-/// The endgame function a material signature selects (see
-/// `kiln_gen::endgames::Rule`, which lists the same variants).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// Neither side can force mate.
-    Draw,
-    /// King, bishop and knight against a bare king.
-    Kbnk,
-    /// Mating material (and possibly pawns) against a bare king.
-    MateBareKing,
-    /// One bishop each, pawns, possibly equal other pieces.
-    OppositeBishops,
-    /// Pawns, possibly with a bishop, against a bare king.
-    RookPawns,
-    /// No pawns, pieces on both sides.
-    Pawnless,
-}
-
 /// One entry of the endgame table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -50,6 +32,8 @@ pub struct Entry {
     pub strong: Color,
 }
 
+// `Kind` (the endgame functions, one per `kiln_gen::endgames::Rule`), the
+// `ENDGAMES` map and `ENDGAME_MAX_PIECES`.
 include!(concat!(env!("OUT_DIR"), "/endgames.rs"));
 
 /// Scale factors are fractions of this: 64 leaves the score as it is.
