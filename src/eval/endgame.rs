@@ -20,6 +20,7 @@
 //! - [`Verdict::Normal`]: nothing special.
 
 use crate::board::{Bitboard, Board, Color, Material, PieceKind, Square};
+use crate::eval::params::*;
 use crate::eval::psqt::MATERIAL_EG;
 use crate::eval::score::{MAX_EVAL, Score};
 
@@ -158,9 +159,9 @@ fn material_eg(board: &Board, color: Color) -> i32 {
         .sum()
 }
 
-/// The strong king's closeness to the lone king (0..=192).
+/// The strong king's closeness to the lone king (0..=14 steps).
 fn kings_close(board: &Board, strong: Color) -> i32 {
-    16 * (14 - manhattan(board.king_square(strong), board.king_square(!strong)))
+    MATE_KINGS_CLOSE * (14 - manhattan(board.king_square(strong), board.king_square(!strong)))
 }
 
 /// Whether `bishops` stand on squares of both colours.
@@ -193,7 +194,7 @@ fn mate_bare_king(board: &Board, strong: Color) -> Option<Score> {
     Some(
         KNOWN_WIN
             + material_eg(board, strong)
-            + 50 * centre_distance(lone_king)
+            + MATE_EDGE_PUSH * centre_distance(lone_king)
             + kings_close(board, strong),
     )
 }
@@ -217,12 +218,12 @@ fn kbnk(board: &Board, strong: Color) -> Score {
     let knight_close = board
         .pieces(strong, PieceKind::Knight)
         .into_iter()
-        .map(|knight| 8 * (14 - manhattan(knight, lone_king)))
+        .map(|knight| KBNK_KNIGHT_CLOSE * (14 - manhattan(knight, lone_king)))
         .sum::<i32>();
     KNOWN_WIN
         + material_eg(board, strong)
-        + 120 * (14 - to_corner)
-        + 20 * centre_distance(lone_king)
+        + KBNK_CORNER * (14 - to_corner)
+        + KBNK_EDGE_PUSH * centre_distance(lone_king)
         + kings_close(board, strong)
         + knight_close
 }
@@ -242,13 +243,16 @@ fn opposite_bishops(board: &Board) -> Verdict {
     if board.occupied().count() - pawns.count() > 4 {
         // Other pieces too: still drawish, much less so.
         return Verdict::Scale {
-            white: 48,
-            black: 48,
+            white: OPPOSITE_BISHOPS_WITH_PIECES,
+            black: OPPOSITE_BISHOPS_WITH_PIECES,
         };
     }
     // Kings and bishops only: the defending bishop blockades one passed
     // pawn on its colour; only several passers give real winning chances.
-    let factor = |color: Color| (24 + 12 * passed_pawns(board, color)).min(SCALE_NORMAL);
+    let factor = |color: Color| {
+        (OPPOSITE_BISHOPS_BASE + OPPOSITE_BISHOPS_PER_PASSER * passed_pawns(board, color))
+            .min(SCALE_NORMAL)
+    };
     Verdict::Scale {
         white: factor(Color::White),
         black: factor(Color::Black),
@@ -314,10 +318,10 @@ fn pawnless(material: Material) -> Verdict {
             + 5 * material.count(color, PieceKind::Rook) as i32
             + 9 * material.count(color, PieceKind::Queen) as i32
     };
-    if (units(Color::White) - units(Color::Black)).abs() <= 3 {
+    if (units(Color::White) - units(Color::Black)).abs() <= PAWNLESS_MAX_EDGE {
         Verdict::Scale {
-            white: 12,
-            black: 12,
+            white: PAWNLESS_SCALE,
+            black: PAWNLESS_SCALE,
         }
     } else {
         Verdict::Normal
