@@ -20,6 +20,7 @@
 //! - [`Verdict::Normal`]: nothing special.
 
 use crate::board::{Bitboard, Board, Color, Material, PieceKind, Square};
+use crate::eval::masks::{distance, passed_span};
 use crate::eval::params::*;
 use crate::eval::psqt::MATERIAL_EG;
 use crate::eval::score::{MAX_EVAL, Score};
@@ -266,9 +267,7 @@ fn passed_pawns(board: &Board, color: Color) -> i32 {
     board
         .pieces(color, PieceKind::Pawn)
         .into_iter()
-        .filter(|sq| {
-            (Bitboard(kiln_tables::passed_pawn_mask(color as u8, sq.raw())) & theirs).is_empty()
-        })
+        .filter(|sq| (Bitboard(passed_span(color, sq.raw())) & theirs).is_empty())
         .count() as i32
 }
 
@@ -294,7 +293,7 @@ fn rook_pawns(board: &Board, strong: Color) -> Verdict {
         .lsb()
         .is_some_and(|bishop| bishop.is_light() == queening.is_light());
     let lone_king = board.king_square(!strong);
-    if bishop_covers || kiln_tables::distance(lone_king.raw(), queening.raw()) > 1 {
+    if bishop_covers || distance(lone_king.raw(), queening.raw()) > 1 {
         return Verdict::Normal;
     }
     match strong {
