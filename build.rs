@@ -26,7 +26,7 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use kiln_params::Params;
+use kiln_params::{Params, pack};
 
 const PARAMS_FILE: &str = "src/eval/params.txt";
 
@@ -182,13 +182,6 @@ fn eval_terms(p: &Params) -> String {
         p.king_attack,
     );
     s
-}
-
-/// Packs a middlegame and an endgame value into one `i32`: the endgame value
-/// in the high half, the middlegame value (sign-extended) in the low half, so
-/// sums of packed values are packed sums.
-fn pack(mg: i32, eg: i32) -> i32 {
-    (eg << 16).wrapping_add(mg)
 }
 
 fn psqt(p: &Params) -> String {

@@ -17,6 +17,10 @@
 //!   (several rows with the same label are concatenated), exposed under the
 //!   section's name with spaces turned into underscores.
 //!
+//! It also defines how a weight pair is packed into one `i32` ([`pack`],
+//! [`mg`], [`eg`]): the build script emits the tables packed, and the
+//! evaluation sums and unpacks them.
+//!
 //! ```
 //! let text = "[terms]\ntempo 10 5\n[terms]\n";
 //! let err = kiln_params::parse_sections(text).unwrap_err();
@@ -28,6 +32,27 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+
+/// Packs a middlegame and an endgame value into one `i32` (`S(mg, eg)` in
+/// the tables): the endgame value in the high half, the middlegame value
+/// (sign-extended) in the low half, so sums of packed values are packed
+/// sums.
+#[inline]
+pub const fn pack(mg: i32, eg: i32) -> i32 {
+    (eg << 16).wrapping_add(mg)
+}
+
+/// The middlegame half of a packed pair.
+#[inline]
+pub const fn mg(packed: i32) -> i32 {
+    packed as i16 as i32
+}
+
+/// The endgame half of a packed pair.
+#[inline]
+pub const fn eg(packed: i32) -> i32 {
+    (packed.wrapping_add(0x8000) >> 16) as i16 as i32
+}
 
 /// Piece names in piece-kind order.
 pub const PIECES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
@@ -518,6 +543,15 @@ mod tests {
 
     /// The engine's own parameter file.
     const ENGINE_PARAMS: &str = include_str!("../../src/eval/params.txt");
+
+    #[test]
+    fn packing_survives_sums_and_signs() {
+        let a = pack(-150, 300);
+        let b = pack(20, -700);
+        assert_eq!((mg(a), eg(a)), (-150, 300));
+        assert_eq!((mg(a + b), eg(a + b)), (-130, -400));
+        assert_eq!((mg(a - b), eg(a - b)), (-170, 1000));
+    }
 
     #[test]
     fn the_engine_file_parses_and_renders_back_unchanged() {
