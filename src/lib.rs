@@ -3,8 +3,9 @@
 //!
 //! Data flows one way: `kiln-tables` and the leaf modules ([`weights`],
 //! [`prefetch`], [`rng`]) → [`board`] → [`movegen`] → [`eval`] → [`search`]
-//! → [`uci`] / [`xboard`] → [`tune`]; `tests/layers.rs` fails when a module
-//! imports from its own layer or a higher one. No module computes a lookup
+//! → [`protocol`] (what both protocols share) → [`uci`] / [`xboard`] →
+//! [`tune`]; `tests/layers.rs` fails when a module imports from its own
+//! layer or a higher one. No module computes a lookup
 //! table at runtime; every table is a `static` emitted by a build script.
 
 #![deny(missing_docs)]
@@ -14,6 +15,7 @@ pub mod board;
 pub mod eval;
 pub mod movegen;
 pub mod prefetch;
+pub mod protocol;
 pub mod rng;
 pub mod search;
 pub mod tune;

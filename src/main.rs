@@ -1,6 +1,114 @@
 //! The `kiln` binary: a UCI engine by default, plus command-line tools.
+//!
+//! The command line follows the usual conventions: `kiln --help`, `kiln
+//! help <command>` and `kiln <command> --help` print usage on stdout and
+//! exit 0; a command line that cannot run (an unknown command or option, a
+//! missing or extra argument, a bad number) gets one line on stderr naming
+//! the word at fault and exit status 2; a run that fails (a file that
+//! cannot be read, an engine that does not start) exits 1.
 
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use kiln::board::Board;
+use kiln::tune::options::{
+    Arg, ArgError, Args, Parsed, for_each_option, no_arguments, number, unexpected,
+};
+
+/// `kiln --help`.
+const USAGE: &str = "\
+Kiln, a UCI and XBoard chess engine whose lookup tables are all generated at build time.
+
+usage: kiln [<command> [<arguments>]]
+
+With no command, Kiln is a UCI engine on stdin/stdout (XBoard/CECP instead
+when the first input line is `xboard`).
+
+commands:
+  xboard                   XBoard/CECP engine on stdin/stdout
+  bench [<depth>]          fixed search of 50 positions; the last line is
+                           `<N> nodes <M> nps`
+  perft <depth> [<fen>]    moves per first move, then `Nodes searched: <N>`
+  datagen --out <file> ... self-play training positions
+  label --data <file> --out <file> --engine <path> ...
+                           re-score training positions with another UCI engine
+  tune --data <file> --out <params.txt> ...
+                           Texel tuning of the evaluation weights
+  plot --params <params.txt> [--losses <file>] --out <dir>
+                           PNG heat maps of the piece-square tables and the
+                           tuner's loss curve (builds with `--features plot`)
+  help [<command>]         this help, or a command's
+  version                  version and tables seed and fingerprint
+
+  -h, --help               this help (`kiln <command> --help`: the command's)
+  -V, --version            as `kiln version`
+
+Whole numbers and seeds are decimal or 0x hex; options also take
+--option=value.
+Exit status: 0 done, 1 failed while running, 2 bad command line.";
+
+const XBOARD_USAGE: &str = "\
+usage: kiln xboard
+
+Runs Kiln as an XBoard/CECP engine on stdin/stdout (protocol version 2).
+Plain `kiln` does the same when the first line it reads is `xboard`.";
+
+const BENCH_USAGE: &str = "\
+usage: kiln bench [<depth>]
+
+Searches 50 fixed positions to <depth> (1-64, default 10), each from an
+empty 16 MiB hash table on one thread, printing a line per position, and
+ends with `<N> nodes <M> nps`. The node count is the signature of the
+build's search and evaluation: it is the same on every run of one build.";
+
+const PERFT_USAGE: &str = "\
+usage: kiln perft <depth> [<fen>]
+
+Counts the leaf nodes of the move tree of <fen> (default: the start
+position) to <depth> (0-64): one `<move>: <count>` line per legal move, then
+`Nodes searched: <N>`. The FEN may be one quoted argument or its six fields.";
+
+const PLOT_USAGE: &str = "\
+usage: kiln plot --params <params.txt> [--losses <file>] --out <dir>
+
+Renders pictures of the evaluation to PNG files in <dir>: psqt.png, the
+middlegame and endgame piece-square table of each piece as heat maps, and
+with --losses (the stdout of `kiln tune`) loss.png, the training and
+held-out loss per epoch. Prints the path of each file written.
+
+Only in builds with the cargo feature `plot`:
+  cargo run --release --features plot -- plot --params src/eval/params.txt --out docs
+
+  --params <params.txt>    weights in the format of src/eval/params.txt
+  --losses <file>          `kiln tune` output with `epoch N loss X held-out Y` lines
+  --out <dir>              directory for the PNG files
+  -h, --help               this help";
+
+const HELP_USAGE: &str = "\
+usage: kiln help [<command>]
+
+Prints the usage of kiln, or of <command>.";
+
+const VERSION_USAGE: &str = "\
+usage: kiln version   (or kiln --version, kiln -V)
+
+Prints `kiln <version> (tables seed <seed> fingerprint <hex>)`: the tables'
+seed and fingerprint tell which generated tables the build holds.";
+
+/// Every command, with its usage text.
+const COMMANDS: [(&str, &str); 9] = [
+    ("xboard", XBOARD_USAGE),
+    ("bench", BENCH_USAGE),
+    ("perft", PERFT_USAGE),
+    ("datagen", kiln::tune::datagen::USAGE),
+    ("label", kiln::tune::label::USAGE),
+    ("tune", kiln::tune::texel::USAGE),
+    ("plot", PLOT_USAGE),
+    ("help", HELP_USAGE),
+    ("version", VERSION_USAGE),
+];
 
 fn main() -> ExitCode {
     if let Some(missing) = missing_cpu_feature() {
@@ -10,9 +118,95 @@ fn main() -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("--version" | "-V" | "version") => {
+    let mut args = std::env::args_os().skip(1);
+    let Some(first) = args.next() else {
+        run_protocol();
+        return ExitCode::SUCCESS;
+    };
+    let rest: Vec<OsString> = args.collect();
+    match first.to_string_lossy().as_ref() {
+        "--help" | "-h" | "help" => help_command(rest),
+        "--version" | "-V" | "version" => version_command(rest),
+        "xboard" => xboard_command(rest),
+        "bench" => bench_command(rest),
+        "perft" => perft_command(rest),
+        "datagen" => datagen_command(rest),
+        "label" => label_command(rest),
+        "tune" => tune_command(rest),
+        "plot" => plot_command(rest),
+        other if other.starts_with('-') => {
+            usage_error(None, &ArgError::UnknownOption(other.to_string()))
+        }
+        other => usage_error(None, &ArgError::UnknownCommand(other.to_string())),
+    }
+}
+
+/// Prints a usage text on stdout (exit 0).
+fn print_usage(usage: &str) -> ExitCode {
+    // A reader that stops early (`kiln --help | head`) is no failure.
+    let _ = writeln!(std::io::stdout(), "{usage}");
+    ExitCode::SUCCESS
+}
+
+/// Reports a command line that cannot run: one line on stderr naming what
+/// is wrong and where help is, exit status 2. `command` is `None` for
+/// `kiln`'s own arguments.
+fn usage_error(command: Option<&str>, err: &ArgError) -> ExitCode {
+    match command {
+        Some(command) => eprintln!("kiln {command}: {err} (see 'kiln {command} --help')"),
+        None => eprintln!("kiln: {err} (see 'kiln --help')"),
+    }
+    ExitCode::from(2)
+}
+
+/// The settings a command's arguments asked for, or, when there is nothing
+/// to run, the exit code after printing its usage (help) or the error.
+fn settle<T>(
+    command: &str,
+    usage: &str,
+    parsed: Result<Parsed<T>, ArgError>,
+) -> Result<T, ExitCode> {
+    match parsed {
+        Ok(Parsed::Run(settings)) => Ok(settings),
+        Ok(Parsed::Help) => Err(print_usage(usage)),
+        Err(err) => Err(usage_error(Some(command), &err)),
+    }
+}
+
+/// `kiln help [command]`.
+fn help_command(args: Vec<OsString>) -> ExitCode {
+    match parse_help(args) {
+        Ok(Parsed::Run(None)) => print_usage(USAGE),
+        Ok(Parsed::Run(Some(usage))) => print_usage(usage),
+        Ok(Parsed::Help) => print_usage(HELP_USAGE),
+        Err(err) => usage_error(None, &err),
+    }
+}
+
+/// The usage text `kiln help [command]` asks for (`None`: kiln's own).
+fn parse_help(args: Vec<OsString>) -> Result<Parsed<Option<&'static str>>, ArgError> {
+    let mut args = Args::new(args);
+    let mut topic = None;
+    while let Some(arg) = args.next_arg()? {
+        match arg {
+            Arg::Help => return Ok(Parsed::Help),
+            Arg::Value(name) if topic.is_none() => {
+                let usage = COMMANDS
+                    .iter()
+                    .find(|(command, _)| *command == name)
+                    .map(|&(_, usage)| usage);
+                topic = Some(usage.ok_or(ArgError::UnknownCommand(name))?);
+            }
+            other => return Err(unexpected(other)),
+        }
+    }
+    Ok(Parsed::Run(topic))
+}
+
+/// `kiln --version`.
+fn version_command(args: Vec<OsString>) -> ExitCode {
+    match no_arguments(args) {
+        Ok(Parsed::Run(())) => {
             println!(
                 "kiln {} (tables seed {} fingerprint {:016x})",
                 kiln::build_info::VERSION,
@@ -21,23 +215,19 @@ fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Some("perft") => perft_command(&args[1..]),
-        Some("bench") => bench_command(&args[1..]),
-        Some("datagen") => datagen_command(&args[1..]),
-        Some("tune") => tune_command(&args[1..]),
-        Some("label") => label_command(&args[1..]),
-        Some("xboard") => {
+        Ok(Parsed::Help) => print_usage(VERSION_USAGE),
+        Err(err) => usage_error(None, &err),
+    }
+}
+
+/// `kiln xboard`.
+fn xboard_command(args: Vec<OsString>) -> ExitCode {
+    match settle("xboard", XBOARD_USAGE, no_arguments(args)) {
+        Ok(()) => {
             kiln::xboard::run_stdio();
             ExitCode::SUCCESS
         }
-        Some(other) => {
-            eprintln!("kiln: unknown command '{other}' (try --version)");
-            ExitCode::from(2)
-        }
-        None => {
-            run_protocol();
-            ExitCode::SUCCESS
-        }
+        Err(code) => code,
     }
 }
 
@@ -87,32 +277,85 @@ fn run_protocol() {
 
 /// `kiln bench [depth]`: fixed positions to a fixed depth; the last line is
 /// `<nodes> nodes <nps> nps`.
-fn bench_command(args: &[String]) -> ExitCode {
-    let depth = match args.first().map(|d| d.parse::<u64>()) {
-        None => None,
-        Some(Ok(depth)) if (1..=64).contains(&depth) => Some(depth),
-        Some(_) => {
-            eprintln!(
-                "kiln bench: bad depth '{}': expected a number 1-64",
-                args[0]
-            );
-            return ExitCode::from(2);
+fn bench_command(args: Vec<OsString>) -> ExitCode {
+    match settle("bench", BENCH_USAGE, parse_bench(args)) {
+        Ok(depth) => {
+            kiln::uci::bench::run(depth, &mut |line| println!("{line}"));
+            ExitCode::SUCCESS
         }
+        Err(code) => code,
+    }
+}
+
+/// The depth `kiln bench` was given, if any.
+fn parse_bench(args: Vec<OsString>) -> Result<Parsed<Option<u64>>, ArgError> {
+    let mut args = Args::new(args);
+    let mut depth = None;
+    while let Some(arg) = args.next_arg()? {
+        match arg {
+            Arg::Help => return Ok(Parsed::Help),
+            Arg::Value(text) if depth.is_none() => depth = Some(number("<depth>", &text, 1, 64)?),
+            other => return Err(unexpected(other)),
+        }
+    }
+    Ok(Parsed::Run(depth))
+}
+
+/// `kiln perft <depth> [fen]`: divide, then `Nodes searched: N`.
+fn perft_command(args: Vec<OsString>) -> ExitCode {
+    let (depth, mut board) = match settle("perft", PERFT_USAGE, parse_perft(args)) {
+        Ok(settings) => settings,
+        Err(code) => return code,
     };
-    kiln::uci::bench::run(depth, &mut |line| println!("{line}"));
-    ExitCode::SUCCESS
+    // Castling is printed king-takes-rook when the position is not a
+    // standard one (the only unambiguous form in Chess960).
+    let chess960 = board.is_chess960();
+    let mut out = std::io::stdout().lock();
+    match kiln::movegen::perft::divide(&mut board, depth, chess960, &mut out) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("kiln perft: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The depth and position `kiln perft` was given; the FEN may come as one
+/// argument or as several (its fields, unquoted).
+fn parse_perft(args: Vec<OsString>) -> Result<Parsed<(u32, Board)>, ArgError> {
+    let mut args = Args::new(args);
+    let mut depth = None;
+    let mut fen: Vec<String> = Vec::new();
+    while let Some(arg) = args.next_arg()? {
+        match arg {
+            Arg::Help => return Ok(Parsed::Help),
+            Arg::Value(text) if depth.is_none() => depth = Some(number("<depth>", &text, 0, 64)?),
+            Arg::Value(field) => fen.push(field),
+            other => return Err(unexpected(other)),
+        }
+    }
+    let depth = depth.ok_or(ArgError::Missing("<depth>"))? as u32;
+    if fen.is_empty() {
+        return Ok(Parsed::Run((depth, Board::startpos())));
+    }
+    let fen = fen.join(" ");
+    match Board::from_fen(&fen) {
+        Ok(board) => Ok(Parsed::Run((depth, board))),
+        Err(err) => Err(ArgError::BadValue {
+            what: "<fen>".to_string(),
+            text: fen,
+            reason: err.to_string(),
+        }),
+    }
 }
 
 /// `kiln datagen ...`: self-play training positions (see
 /// [`kiln::tune::datagen`]).
-fn datagen_command(args: &[String]) -> ExitCode {
+fn datagen_command(args: Vec<OsString>) -> ExitCode {
     use kiln::tune::datagen::{Options, USAGE, run};
-    let options = match Options::parse(args) {
+    let options = match settle("datagen", USAGE, Options::parse(args)) {
         Ok(options) => options,
-        Err(err) => {
-            eprintln!("kiln datagen: {err}\n{USAGE}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     match run(&options) {
         Ok(n) => {
@@ -128,14 +371,11 @@ fn datagen_command(args: &[String]) -> ExitCode {
 
 /// `kiln tune ...`: Texel tuning of the evaluation weights (see
 /// [`kiln::tune::texel`]).
-fn tune_command(args: &[String]) -> ExitCode {
+fn tune_command(args: Vec<OsString>) -> ExitCode {
     use kiln::tune::texel::{Options, USAGE, run};
-    let options = match Options::parse(args) {
+    let options = match settle("tune", USAGE, Options::parse(args)) {
         Ok(options) => options,
-        Err(err) => {
-            eprintln!("kiln tune: {err}\n{USAGE}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     match run(&options) {
         Ok(()) => ExitCode::SUCCESS,
@@ -148,14 +388,11 @@ fn tune_command(args: &[String]) -> ExitCode {
 
 /// `kiln label ...`: training positions re-scored by another UCI engine
 /// (see [`kiln::tune::label`]).
-fn label_command(args: &[String]) -> ExitCode {
+fn label_command(args: Vec<OsString>) -> ExitCode {
     use kiln::tune::label::{Options, USAGE, run};
-    let options = match Options::parse(args) {
+    let options = match settle("label", USAGE, Options::parse(args)) {
         Ok(options) => options,
-        Err(err) => {
-            eprintln!("kiln label: {err}\n{USAGE}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     match run(&options) {
         Ok(summary) => {
@@ -172,40 +409,180 @@ fn label_command(args: &[String]) -> ExitCode {
     }
 }
 
-/// `kiln perft <depth> [fen]`: divide, then `Nodes searched: N`.
-fn perft_command(args: &[String]) -> ExitCode {
-    let usage = "usage: kiln perft <depth> [fen]";
-    let Some(depth_text) = args.first() else {
-        eprintln!("kiln perft: missing depth ({usage})");
-        return ExitCode::from(2);
-    };
-    let depth = match depth_text.parse::<u32>() {
-        Ok(depth) if depth <= 64 => depth,
-        _ => {
-            eprintln!("kiln perft: bad depth '{depth_text}': expected a number 0-64 ({usage})");
-            return ExitCode::from(2);
+/// What `kiln plot` was asked to draw: the fields of the plotting module's
+/// options, parsed in every build so that `kiln plot --help` works in all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+// Read only where the plotting code is compiled in.
+#[cfg_attr(not(feature = "plot"), allow(dead_code))]
+struct PlotArgs {
+    params: PathBuf,
+    losses: Option<PathBuf>,
+    out: PathBuf,
+}
+
+fn parse_plot(args: Vec<OsString>) -> Result<Parsed<PlotArgs>, ArgError> {
+    let (mut params, mut losses, mut out) = (None, None, None);
+    let parsed = for_each_option(args, |flag, args| {
+        match flag {
+            "--params" => params = Some(PathBuf::from(args.value(flag)?)),
+            "--losses" => losses = Some(PathBuf::from(args.value(flag)?)),
+            "--out" => out = Some(PathBuf::from(args.value(flag)?)),
+            _ => return Ok(false),
         }
+        Ok(true)
+    })?;
+    if parsed == Parsed::Help {
+        return Ok(Parsed::Help);
+    }
+    Ok(Parsed::Run(PlotArgs {
+        params: params.ok_or(ArgError::Missing("--params <params.txt>"))?,
+        losses,
+        out: out.ok_or(ArgError::Missing("--out <dir>"))?,
+    }))
+}
+
+/// `kiln plot ...`: PNG pictures of the weights and the loss curve (see
+/// `kiln::tune::plot`); prints each file written.
+#[cfg(feature = "plot")]
+fn plot_command(args: Vec<OsString>) -> ExitCode {
+    let args = match settle("plot", PLOT_USAGE, parse_plot(args)) {
+        Ok(args) => args,
+        Err(code) => return code,
     };
-    let mut board = if args.len() > 1 {
-        match kiln::board::Board::from_fen(&args[1..].join(" ")) {
-            Ok(board) => board,
-            Err(err) => {
-                eprintln!("kiln perft: bad FEN: {err}");
-                return ExitCode::from(2);
+    let options = kiln::tune::plot::Options {
+        params: args.params,
+        losses: args.losses,
+        out: args.out,
+    };
+    match kiln::tune::plot::run(&options) {
+        Ok(written) => {
+            for path in written {
+                println!("{}", path.display());
             }
+            ExitCode::SUCCESS
         }
-    } else {
-        kiln::board::Board::startpos()
-    };
-    // Castling is printed king-takes-rook when the position is not a
-    // standard one (the only unambiguous form in Chess960).
-    let chess960 = board.is_chess960();
-    let mut out = std::io::stdout().lock();
-    match kiln::movegen::perft::divide(&mut board, depth, chess960, &mut out) {
-        Ok(_) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("kiln perft: {err}");
+            eprintln!("kiln plot: {err}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `kiln plot` in a build without the plotting code: its usage on request,
+/// else one line saying how to get it.
+#[cfg(not(feature = "plot"))]
+fn plot_command(args: Vec<OsString>) -> ExitCode {
+    if parse_plot(args) == Ok(Parsed::Help) {
+        return print_usage(PLOT_USAGE);
+    }
+    eprintln!("kiln plot: this build has no plotting; rebuild with --features plot");
+    ExitCode::from(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Vec<OsString> {
+        text.split_whitespace().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn bench_takes_an_optional_depth_and_nothing_else() {
+        assert_eq!(parse_bench(args("")), Ok(Parsed::Run(None)));
+        assert_eq!(parse_bench(args("7")), Ok(Parsed::Run(Some(7))));
+        assert_eq!(parse_bench(args("0x10")), Ok(Parsed::Run(Some(16))));
+        assert_eq!(parse_bench(args("--help")), Ok(Parsed::Help));
+        assert_eq!(
+            parse_bench(args("3 extra")),
+            Err(ArgError::UnexpectedArgument("extra".into()))
+        );
+        assert_eq!(
+            parse_bench(args("--depth 3")),
+            Err(ArgError::UnknownOption("--depth".into()))
+        );
+        for bad in ["0", "65", "x", "-1"] {
+            assert!(parse_bench(args(bad)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn perft_needs_a_depth_and_takes_a_fen_in_one_or_many_words() {
+        let run = |text: &str| parse_perft(args(text)).map(Parsed::run);
+        let (depth, board) = run("3").unwrap().unwrap();
+        assert_eq!((depth, board), (3, Board::startpos()));
+        let fen = "8/8/8/8/8/8/8/K6k w - - 0 1";
+        let (_, board) = run(&format!("2 {fen}")).unwrap().unwrap();
+        assert_eq!(board.to_fen(), fen);
+        let (_, one_word) = parse_perft(vec!["1".into(), fen.into()])
+            .unwrap()
+            .run()
+            .unwrap();
+        assert_eq!(one_word, board);
+        assert_eq!(run(""), Err(ArgError::Missing("<depth>")));
+        assert!(matches!(run("x"), Err(ArgError::BadNumber { .. })));
+        assert!(matches!(run("65"), Err(ArgError::BadNumber { .. })));
+        assert!(matches!(run("2 not a fen"), Err(ArgError::BadValue { .. })));
+        assert_eq!(run("-h"), Ok(None));
+    }
+
+    #[test]
+    fn plot_options_map_to_the_plotting_module_fields() {
+        let parsed = parse_plot(args("--params p.txt --losses=l.log --out docs"));
+        assert_eq!(
+            parsed,
+            Ok(Parsed::Run(PlotArgs {
+                params: "p.txt".into(),
+                losses: Some("l.log".into()),
+                out: "docs".into(),
+            }))
+        );
+        let parsed = parse_plot(args("--out=d --params p"))
+            .unwrap()
+            .run()
+            .unwrap();
+        assert_eq!(parsed.losses, None);
+        assert_eq!(
+            parse_plot(args("--params p")),
+            Err(ArgError::Missing("--out <dir>"))
+        );
+        assert_eq!(
+            parse_plot(args("--out d")),
+            Err(ArgError::Missing("--params <params.txt>"))
+        );
+        assert_eq!(parse_plot(args("--help")), Ok(Parsed::Help));
+    }
+
+    #[test]
+    fn bench_usage_states_the_bench_settings() {
+        use kiln::uci::bench::{BENCH_HASH_MIB, DEFAULT_DEPTH, POSITIONS};
+        for fact in [
+            format!("{} fixed positions", POSITIONS.len()),
+            format!("default {DEFAULT_DEPTH})"),
+            format!("{BENCH_HASH_MIB} MiB"),
+        ] {
+            assert!(BENCH_USAGE.contains(&fact), "{fact}");
+        }
+    }
+
+    #[test]
+    fn help_knows_every_command() {
+        assert_eq!(parse_help(args("")), Ok(Parsed::Run(None)));
+        for (command, usage) in COMMANDS {
+            assert_eq!(parse_help(args(command)), Ok(Parsed::Run(Some(usage))));
+            assert!(
+                usage.starts_with(&format!("usage: kiln {command}")),
+                "{command}"
+            );
+            assert!(USAGE.contains(&format!("\n  {command}")), "{command}");
+        }
+        assert_eq!(
+            parse_help(args("bogus")),
+            Err(ArgError::UnknownCommand("bogus".into()))
+        );
+        assert_eq!(
+            parse_help(args("bench extra")),
+            Err(ArgError::UnexpectedArgument("extra".into()))
+        );
     }
 }

@@ -3,6 +3,7 @@
 //! ```text
 //! tune                      tools, on top
 //! uci, xboard               protocols (neither imports the other)
+//! protocol                  what both protocols share
 //! search
 //! eval
 //! movegen
@@ -32,9 +33,10 @@ const LAYERS: &[(&str, u8)] = &[
     ("movegen", 2),
     ("eval", 3),
     ("search", 4),
-    ("uci", 5),
-    ("xboard", 5),
-    ("tune", 6),
+    ("protocol", 5),
+    ("uci", 6),
+    ("xboard", 6),
+    ("tune", 7),
 ];
 
 fn layer(module: &str) -> Option<u8> {

@@ -9,7 +9,7 @@
 //!
 //! Build scripts call this crate; the engine and the `kiln-tables` crate only
 //! read what it emitted. Build scripts of dependencies are compiled without
-//! optimisation, so generation is kept cheap: see the README for measured
+//! optimisation, so generation is kept cheap: see docs/tables.md for measured
 //! times.
 //!
 //! ```

@@ -3,11 +3,12 @@
 //! ```text
 //! kiln-gen [--seed N] [--full-magic-search] [--out FILE] [--format rust|c] [--check FILE]
 //! kiln-gen schedule
+//! kiln-gen --version
 //! ```
 
 #![forbid(unsafe_code)]
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -19,6 +20,7 @@ use kiln_gen::{Config, schedule};
 const USAGE: &str = "\
 usage: kiln-gen [--seed N] [--full-magic-search] [--out FILE] [--format rust|c] [--check FILE]
        kiln-gen schedule
+       kiln-gen --version
 
 Generates Kiln's chess tables from a seed and prints a report: seed,
 fingerprint, table sizes, time per stage and the Zobrist key-quality checks.
@@ -31,7 +33,11 @@ fingerprint, table sizes, time per stage and the Zobrist key-quality checks.
   --check FILE           exit 1 when FILE differs from what the seed generates
   schedule               search the best magic sub-seed of every square (about
                          a minute) and compare with the committed schedule
-  -h, --help             this help";
+  -h, --help             this help
+  -V, --version          the version and the built-in seed
+
+Options also take --option=value. Exit status: 0 done, 1 failed or --check
+found a difference, 2 bad command line.";
 
 #[derive(Debug, PartialEq, Eq, Clone, Copy)]
 enum Format {
@@ -39,7 +45,7 @@ enum Format {
     C,
 }
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 struct Options {
     seed: u64,
     full_magic_search: bool,
@@ -48,7 +54,69 @@ struct Options {
     format: Format,
 }
 
-fn parse_args(args: &[String]) -> Result<Options, String> {
+/// What the command line asks for.
+#[derive(Debug, PartialEq, Eq)]
+enum Command {
+    /// Generate (and write or check) the tables.
+    Generate(Options),
+    /// Search the magic schedule.
+    Schedule,
+    /// Print the usage.
+    Help,
+    /// Print the version.
+    Version,
+}
+
+/// A command line that cannot run; the message names the word at fault.
+/// (Parsed by hand: this crate builds Kiln's tables, and its build graph
+/// stays as small as it can be.)
+#[derive(Debug, PartialEq, Eq)]
+enum ArgError {
+    /// An option or argument `kiln-gen` does not have.
+    Unknown(String),
+    /// An option given without its value.
+    MissingValue(&'static str),
+    /// A value given to an option that takes none.
+    UnexpectedValue(String),
+    /// A seed that is not a 64-bit number.
+    BadSeed(String),
+    /// A `--format` other than `rust` or `c`.
+    BadFormat(String),
+    /// An argument after `schedule`, which takes none.
+    AfterSchedule(String),
+}
+
+impl std::fmt::Display for ArgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArgError::Unknown(word) => write!(f, "unknown argument '{word}'"),
+            ArgError::MissingValue(option) => write!(f, "option '{option}' needs a value"),
+            ArgError::UnexpectedValue(option) => write!(f, "option '{option}' takes no value"),
+            ArgError::BadSeed(text) => write!(
+                f,
+                "bad value '{text}' for --seed: expected a 64-bit number, decimal or 0x hex"
+            ),
+            ArgError::BadFormat(text) => {
+                write!(f, "bad value '{text}' for --format: expected rust or c")
+            }
+            ArgError::AfterSchedule(word) => {
+                write!(
+                    f,
+                    "unexpected argument '{word}': schedule takes no arguments"
+                )
+            }
+        }
+    }
+}
+
+fn parse_args(args: &[String]) -> Result<Command, ArgError> {
+    if args.first().map(String::as_str) == Some("schedule") {
+        return match args.get(1).map(String::as_str) {
+            None => Ok(Command::Schedule),
+            Some("-h" | "--help") => Ok(Command::Help),
+            Some(word) => Err(ArgError::AfterSchedule(word.to_string())),
+        };
+    }
     let mut options = Options {
         seed: kiln_gen::DEFAULT_SEED,
         full_magic_search: false,
@@ -58,50 +126,75 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
     };
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
-        let mut value = |name: &str| {
-            iter.next()
-                .cloned()
-                .ok_or_else(|| format!("{name} needs a value"))
+        // `--option=value` is the same as `--option value`.
+        let (name, mut attached) = match arg.split_once('=') {
+            Some((name, value)) if name.starts_with("--") => (name, Some(value.to_string())),
+            _ => (arg.as_str(), None),
         };
-        match arg.as_str() {
+        if attached.is_some() && matches!(name, "--help" | "--version" | "--full-magic-search") {
+            return Err(ArgError::UnexpectedValue(name.to_string()));
+        }
+        let mut value = |option: &'static str| {
+            attached
+                .take()
+                .or_else(|| iter.next().cloned())
+                .ok_or(ArgError::MissingValue(option))
+        };
+        match name {
+            "-h" | "--help" => return Ok(Command::Help),
+            "-V" | "--version" => return Ok(Command::Version),
             "--seed" => {
                 let text = value("--seed")?;
-                options.seed = kiln_gen::parse_seed(&text)
-                    .map_err(|e| format!("--seed {text:?}: not a u64 ({e})"))?;
+                options.seed = kiln_gen::parse_seed(&text).map_err(|_| ArgError::BadSeed(text))?;
             }
             "--full-magic-search" => options.full_magic_search = true,
             "--out" => options.out = Some(value("--out")?),
             "--check" => options.check = Some(value("--check")?),
             "--format" => {
-                options.format = match value("--format")?.as_str() {
+                let text = value("--format")?;
+                options.format = match text.as_str() {
                     "rust" | "rs" => Format::Rust,
                     "c" | "h" => Format::C,
-                    other => return Err(format!("--format {other:?}: expected rust or c")),
+                    _ => return Err(ArgError::BadFormat(text)),
                 }
             }
-            other => return Err(format!("unknown argument {other:?}")),
+            _ => return Err(ArgError::Unknown(arg.clone())),
         }
     }
-    Ok(options)
+    Ok(Command::Generate(options))
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.iter().any(|a| a == "-h" || a == "--help") {
-        println!("{USAGE}");
-        return ExitCode::SUCCESS;
-    }
-    if args.first().map(String::as_str) == Some("schedule") {
-        if args.len() > 1 {
-            eprintln!("kiln-gen: schedule takes no arguments\n\n{USAGE}");
-            return ExitCode::from(2);
+    let mut args = Vec::new();
+    for arg in std::env::args_os().skip(1) {
+        match arg.into_string() {
+            Ok(arg) => args.push(arg),
+            Err(arg) => {
+                eprintln!(
+                    "kiln-gen: argument '{}' is not valid UTF-8 (see 'kiln-gen --help')",
+                    arg.to_string_lossy()
+                );
+                return ExitCode::from(2);
+            }
         }
-        return find_schedule();
     }
     let options = match parse_args(&args) {
-        Ok(options) => options,
-        Err(message) => {
-            eprintln!("kiln-gen: {message}\n\n{USAGE}");
+        Ok(Command::Generate(options)) => options,
+        Ok(Command::Schedule) => return find_schedule(),
+        Ok(Command::Help) => {
+            let _ = writeln!(std::io::stdout(), "{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Ok(Command::Version) => {
+            println!(
+                "kiln-gen {} (built-in seed {})",
+                env!("CARGO_PKG_VERSION"),
+                kiln_gen::DEFAULT_SEED
+            );
+            return ExitCode::SUCCESS;
+        }
+        Err(err) => {
+            eprintln!("kiln-gen: {err} (see 'kiln-gen --help')");
             return ExitCode::from(2);
         }
     };
@@ -249,6 +342,8 @@ fn find_schedule() -> ExitCode {
     let done = AtomicUsize::new(0);
     let start = Instant::now();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // A bar redrawn with `\r` on a terminal, plain lines anywhere else.
+    let on_terminal = std::io::stderr().is_terminal();
     let mut results: Vec<(Slider, usize, u32, u32)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
@@ -272,9 +367,18 @@ fn find_schedule() -> ExitCode {
                         }
                         found.push((slider, square, best_sub, best));
                         let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        let bar = "#".repeat(finished * 40 / jobs.len());
-                        eprint!("\r[{bar:<40}] {finished}/{} squares", jobs.len());
-                        let _ = std::io::stderr().flush();
+                        if on_terminal {
+                            let bar = "#".repeat(finished * 40 / jobs.len());
+                            eprint!("\r[{bar:<40}] {finished}/{} squares", jobs.len());
+                            let _ = std::io::stderr().flush();
+                        } else if finished % 16 == 0 {
+                            // A log gets whole lines, a few seconds apart.
+                            eprintln!(
+                                "kiln-gen schedule: {finished}/{} squares ({:.0} s)",
+                                jobs.len(),
+                                start.elapsed().as_secs_f64()
+                            );
+                        }
                     }
                     found
                 })
@@ -285,7 +389,9 @@ fn find_schedule() -> ExitCode {
             .flat_map(|w| w.join().unwrap_or_default())
             .collect()
     });
-    eprintln!(" ({:.1} s)", start.elapsed().as_secs_f64());
+    if on_terminal {
+        eprintln!(" ({:.1} s)", start.elapsed().as_secs_f64());
+    }
     results.sort_by_key(|&(slider, square, ..)| (slider == Slider::Bishop, square));
     if results.len() != jobs.len() {
         eprintln!("kiln-gen: a worker thread failed");

@@ -69,21 +69,69 @@ fn rust_output_is_a_standalone_module() {
 }
 
 #[test]
-fn bad_arguments_get_a_clear_error_and_exit_code_2() {
+fn bad_arguments_get_one_line_naming_the_word_and_exit_code_2() {
     for (args, message) in [
-        (&["--seed"][..], "--seed needs a value"),
-        (&["--seed", "banana"][..], "not a u64"),
-        (&["--seed", "-3"][..], "not a u64"),
+        (&["--seed"][..], "option '--seed' needs a value"),
+        (&["--seed", "banana"][..], "bad value 'banana' for --seed"),
+        (&["--seed", "-3"][..], "bad value '-3' for --seed"),
+        (&["--seed=0xzz"][..], "bad value '0xzz' for --seed"),
         (&["--format", "cobol"][..], "expected rust or c"),
-        (&["--frobnicate"][..], "unknown argument"),
-        (&["schedule", "now"][..], "schedule takes no arguments"),
+        (&["--frobnicate"][..], "unknown argument '--frobnicate'"),
+        (&["extra"][..], "unknown argument 'extra'"),
+        (
+            &["--full-magic-search=yes"][..],
+            "'--full-magic-search' takes no value",
+        ),
+        (&["schedule", "now"][..], "unexpected argument 'now'"),
     ] {
         let out = kiln_gen(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("kiln-gen: "), "{args:?}: {err}");
         assert!(err.contains(message), "{args:?}: {err}");
-        assert!(err.contains("usage:"), "{args:?}");
+        assert!(err.contains("(see 'kiln-gen --help')"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
     }
+}
+
+#[test]
+fn help_and_version_print_on_stdout_and_exit_0() {
+    for args in [
+        &["--help"][..],
+        &["-h"],
+        &["--seed", "3", "-h"],
+        &["schedule", "--help"],
+    ] {
+        let out = kiln_gen(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.starts_with("usage: kiln-gen"), "{args:?}: {text}");
+        assert!(text.contains("--version"), "{args:?}");
+        assert!(out.stderr.is_empty(), "{args:?}");
+    }
+    for flag in ["--version", "-V"] {
+        let out = kiln_gen(&[flag]);
+        assert_eq!(out.status.code(), Some(0), "{flag}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let expected = format!(
+            "kiln-gen {} (built-in seed {})\n",
+            env!("CARGO_PKG_VERSION"),
+            kiln_gen::DEFAULT_SEED
+        );
+        assert_eq!(text, expected);
+    }
+}
+
+#[test]
+fn options_take_their_value_after_an_equals_sign() {
+    let out = kiln_gen(&["--seed=0x2a", "--format=c"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("seed         42 (0x000000000000002a)"),
+        "{text}"
+    );
 }
 
 #[test]

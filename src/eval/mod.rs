@@ -12,6 +12,7 @@
 
 pub mod endgame;
 pub mod eval_cache;
+pub mod explain;
 mod masks;
 pub mod params;
 pub mod pawn_table;

@@ -4,9 +4,20 @@
 //! Scores are from the side to move's point of view. A node is a *PV node*
 //! when its window is open (`beta - alpha > 1`); every other node is searched
 //! with a null window and only answers "better or worse than alpha".
+//!
+//! The node runs its steps in this order (the "Step N" comments below):
+//! 1 quiescence at the horizon, 2 node count and stop check, 3 draws,
+//! 4 mate distance pruning, 5 transposition table, 6 static evaluation,
+//! 7 reverse futility pruning, 8 razoring, 9 null-move pruning (9b its
+//! verification), 10 internal iterative reduction, 11 the move loop: 12
+//! shallow-depth pruning, 13 singular extension, 14 principal variation
+//! search with late-move reductions, 15 beta cut-off; then 16 mate or
+//! stalemate, 17 the singular verification's early return, 18 correction
+//! history, 19 transposition table store.
 
 use super::Searcher;
-use super::ordering::{MoveKind, MovePicker, Picked, piece_to};
+use super::history::piece_to;
+use super::movepick::{MoveKind, MovePicker, Picked};
 use super::params::*;
 use super::see::see_ge;
 use super::tt::{Bound, refine_with_tt};
@@ -32,7 +43,7 @@ impl Searcher {
         let in_check = board.in_check();
         self.pv[ply].clear();
 
-        // Steps 1 and 2. At the horizon, resolve captures with quiescence
+        // Step 1. At the horizon, resolve captures with quiescence
         // search; a check there is answered with every evasion. Checks are
         // not extended: a check that matters is found by the singular
         // extension or by quiescence, and extending every check spent
@@ -42,6 +53,8 @@ impl Searcher {
             return self.qsearch(board, alpha, beta, ply, in_check);
         }
 
+        // Step 2. Count the node; every so often look at the clock and the
+        // stop flag.
         if self.tick() {
             return 0;
         }
@@ -148,8 +161,9 @@ impl Searcher {
                 && board.last_move().is_some_and(|m| !m.is_null())
                 && non_pawn_pieces(board) > 0
             {
-                let r =
-                    NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / 200).min(3);
+                let r = NMP_BASE_REDUCTION
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX_REDUCTION);
                 self.frames[ply].moved = None;
                 board.make_null();
                 self.prefetch(board.key().0);
@@ -221,7 +235,7 @@ impl Searcher {
             }
             let quiet = mv.is_quiet();
 
-            // Step 13. Shallow-depth pruning of late moves, once a move that
+            // Step 12. Shallow-depth pruning of late moves, once a move that
             // does not get mated is in hand. Checking moves are kept: they
             // are where mates hide.
             if may_prune && best_score > -MATE_BOUND {
@@ -254,13 +268,16 @@ impl Searcher {
             // table entries now, so they arrive while the move is made.
             self.prefetch(board.key_after(mv));
 
-            // Step 14. Singular extension: if every other move falls well
+            // Step 13. Singular extension: if every other move falls well
             // short of the TT move's score, the TT move is the only good
             // one and deserves a deeper look. If even without it the node
             // beats beta, several moves refute it: cut off at once.
             let mut extension = 0;
             if let Some(hit) = tt_hit.filter(|_| !root && mv == tt_move && depth >= SE_MIN_DEPTH) {
-                if hit.depth >= depth - 3 && hit.bound != Bound::Upper && !is_mate(hit.score) {
+                if hit.depth >= depth - SE_TT_DEPTH_MARGIN
+                    && hit.bound != Bound::Upper
+                    && !is_mate(hit.score)
+                {
                     let singular_beta = hit.score - SE_MARGIN_PER_DEPTH * depth;
                     self.frames[ply].excluded = mv;
                     let score = self.negamax(
@@ -300,7 +317,7 @@ impl Searcher {
             searched += 1;
             let mut new_depth = depth - 1 + extension;
 
-            // Step 15. Principal variation search with late-move reductions:
+            // Step 14. Principal variation search with late-move reductions:
             // the first move gets the full window; later ones must first
             // prove, with a null window (and reduced when quiet and late),
             // that they beat alpha.
@@ -324,7 +341,7 @@ impl Searcher {
                     // Whether the move gave check, asked only here: the
                     // only use, and most moves never get this far.
                     reduction -= i32::from(in_check || board.in_check());
-                    reduction -= history / 8000;
+                    reduction -= history / LMR_HISTORY_DIVISOR;
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 let new_depth_reduced = new_depth - reduction;
@@ -363,7 +380,7 @@ impl Searcher {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
-                        // Step 16. Beta cut-off: remember the refutation.
+                        // Step 15. Beta cut-off: remember the refutation.
                         if quiet {
                             self.heuristics.update_quiet(
                                 board,
@@ -384,8 +401,8 @@ impl Searcher {
             }
         }
 
+        // Step 16. No legal move: checkmate or stalemate.
         if legal == 0 {
-            // Step 12. No legal move: checkmate or stalemate.
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
         if searched == 0 {
@@ -393,8 +410,8 @@ impl Searcher {
             return alpha;
         }
 
-        // Step 17. Store the result (unless this was a singular
-        // verification, whose result leaves a move out).
+        // Step 17. A singular verification searched without one move: its
+        // result is not this node's, so it is neither learnt from nor stored.
         if !excluded.is_null() {
             return best_score;
         }
@@ -417,6 +434,7 @@ impl Searcher {
             self.correction
                 .update(board, depth, static_eval, best_score);
         }
+        // Step 19. Store the result in the transposition table.
         self.tt
             .store(key, best_move.bits(), best_score, depth, bound, ply as i32);
         best_score

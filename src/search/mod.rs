@@ -4,9 +4,23 @@
 //! [`Searcher`] owns everything that lives longer than one search (the
 //! transposition table and the move-ordering statistics); the protocol layer
 //! moves it onto a search thread for each `go` and gets it back when the
-//! search ends ([`threads::SearchThread`] does this for both protocols), so
-//! no lock is needed. [`SearchShared`] holds the few atomics both threads
+//! search ends ([`SearchThread`](crate::protocol::SearchThread) does this
+//! for both protocols), so no lock is needed. [`SearchShared`] holds the few atomics both threads
 //! touch: the stop flag and the pondering state.
+//!
+//! One idea per file:
+//! - this file: the [`Searcher`] and its per-search state, the entry point
+//!   [`Searcher::search`] and the node bookkeeping every search function
+//!   shares (node count, stop polling, evaluation cache, PV table);
+//! - `deepening`: iterative deepening, MultiPV and aspiration windows;
+//! - `alpha_beta`: the main search node, its steps in order;
+//! - `qsearch`: quiescence search;
+//! - [`movepick`]: the staged move picker; [`history`]: the statistics it
+//!   orders quiet moves by; [`see`]: static exchange evaluation;
+//! - [`tt`]: the transposition table; [`correction`]: static-evaluation
+//!   corrections;
+//! - [`threads`]: Lazy SMP (helpers, their skip pattern, the result vote);
+//! - [`time`] and [`limits`]: when to stop; [`params`]: every tunable.
 //!
 //! Lazy SMP: with `Threads` above one, the searcher also owns helper
 //! searchers. Each search starts them on their own threads on the same root;
@@ -20,8 +34,10 @@
 
 mod alpha_beta;
 pub mod correction;
+mod deepening;
+pub mod history;
 pub mod limits;
-pub mod ordering;
+pub mod movepick;
 pub mod params;
 mod qsearch;
 pub mod see;
@@ -37,12 +53,11 @@ use crate::board::{Board, Move};
 use crate::eval::eval_cache::EvalCache;
 use crate::eval::evaluate_with;
 use crate::eval::pawn_table::PawnTable;
-use crate::eval::score::{INFINITE, MATE, MAX_PLY, Score, is_mate};
+use crate::eval::score::{MATE, MAX_PLY, Score};
 use crate::movegen::{MoveList, generate_all};
 use correction::CorrectionHistory;
+use history::Heuristics;
 use limits::Limits;
-use ordering::Heuristics;
-use params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW};
 use threads::ThreadSync;
 use time::TimeManager;
 use tt::{Bound, TranspositionTable};
@@ -392,247 +407,6 @@ impl Searcher {
         self.limits = limits;
     }
 
-    /// Lazy SMP: runs the helpers on their own threads while this thread
-    /// searches, stops them when this thread's search ends, passes the best
-    /// thread's result to `decided`, and returns it once the helpers have
-    /// been joined.
-    fn search_with_helpers(
-        &mut self,
-        board: &mut Board,
-        start: Instant,
-        report: &mut dyn FnMut(&Report),
-        decided: &mut dyn FnMut(&SearchResult),
-    ) -> SearchResult {
-        // Helpers search the same root and the same moves, one line only,
-        // with no limit of their own: the main thread stops them.
-        let helper_limits = Limits {
-            depth: self.limits.depth,
-            searchmoves: self.limits.searchmoves.clone(),
-            infinite: true,
-            ..Limits::default()
-        };
-        let mut helpers = std::mem::take(&mut self.helpers);
-        for helper in &mut helpers {
-            helper.sync = Arc::clone(&self.sync);
-            helper.tt = Arc::clone(&self.tt);
-            helper.total_nodes = 0;
-            let time = TimeManager::unlimited(start);
-            helper.prepare(board, helper_limits.clone(), time, Arc::clone(&self.shared));
-        }
-        let sync = Arc::clone(&self.sync);
-        let multi_pv = self.limits.multi_pv;
-        let mut result = std::thread::scope(|scope| {
-            let mut running = Vec::with_capacity(helpers.len());
-            for helper in &mut helpers {
-                let mut helper_board = board.clone();
-                // A helper that cannot get a thread is simply left out.
-                if let Ok(handle) = std::thread::Builder::new()
-                    .name(format!("search-helper-{}", helper.thread_index))
-                    .stack_size(threads::SEARCH_STACK_BYTES)
-                    .spawn_scoped(scope, move || {
-                        helper.iterate(&mut helper_board, start, &mut |_| {})
-                    })
-                {
-                    running.push(handle);
-                }
-            }
-            let mut result = self.iterate(board, start, report);
-            sync.stop.store(true, Ordering::Relaxed);
-            // Decide now, from the iterations the helpers have completed,
-            // without waiting for them to stop.
-            if multi_pv <= 1 {
-                result = threads::pick_result(result, &sync.completed());
-            }
-            result.nodes = self.nodes_all_threads();
-            decided(&result);
-            for handle in running {
-                if let Err(panic) = handle.join() {
-                    // A helper's panic is a bug: pass it on to the protocol
-                    // layer, which recovers with a fresh searcher.
-                    std::panic::resume_unwind(panic);
-                }
-            }
-            result
-        });
-        self.total_nodes = helpers
-            .iter()
-            .fold(self.nodes, |sum, h| sum.saturating_add(h.nodes));
-        self.helpers = helpers;
-        result.nodes = self.total_nodes;
-        result
-    }
-
-    /// Iterative deepening on the prepared root: the whole search of one
-    /// thread.
-    fn iterate(
-        &mut self,
-        board: &mut Board,
-        start: Instant,
-        report: &mut dyn FnMut(&Report),
-    ) -> SearchResult {
-        let limits = self.limits.clone();
-        let max_depth = limits.depth.unwrap_or(MAX_PLY - 1).clamp(1, MAX_PLY - 1);
-        let all_root = self.root_moves.clone();
-        let lines = limits.multi_pv.clamp(1, all_root.len());
-        let mut result = SearchResult {
-            best: all_root[0],
-            ponder: None,
-            score: -INFINITE,
-            depth: 0,
-            nodes: 0,
-        };
-        // Previous iteration's score of each line, for its aspiration window.
-        let mut line_scores = vec![-INFINITE; lines];
-        let mut stable_iterations = 0;
-
-        // Step 1. Iterative deepening: each iteration orders the next one
-        // through the TT and the history tables, and leaves a complete
-        // answer behind should time run out.
-        'deepening: for depth in 1..=max_depth {
-            if threads::helper_skips(self.thread_index, depth, self.root_ply) && depth < max_depth {
-                continue;
-            }
-            // Step 2. MultiPV: line `k` searches the root without the best
-            // moves of lines `0..k`.
-            let mut found: Vec<(Move, Option<Move>, Score)> = Vec::with_capacity(lines);
-            for (line, line_score) in line_scores.iter_mut().enumerate() {
-                self.root_moves = MoveList::new();
-                for &mv in all_root
-                    .iter()
-                    .filter(|m| !found.iter().any(|f| f.0 == **m))
-                {
-                    self.root_moves.push(mv);
-                }
-                self.seldepth = 0;
-                let score = self.aspiration(board, depth, *line_score, start, report);
-                if self.stopped && (depth > 1 || line > 0) {
-                    break 'deepening;
-                }
-                let pv = self.pv[0].clone();
-                let best = pv.first().copied().unwrap_or(self.root_moves[0]);
-                *line_score = score;
-                found.push((best, pv.get(1).copied(), score));
-                report(&Report {
-                    depth,
-                    seldepth: self.seldepth,
-                    multipv: line + 1,
-                    score,
-                    bound: None,
-                    nodes: self.nodes_all_threads(),
-                    elapsed: start.elapsed(),
-                    hashfull: self.tt.hashfull(),
-                    pv,
-                });
-                if self.stopped {
-                    break;
-                }
-            }
-            let Some(&(best, ponder, score)) = found.first() else {
-                break;
-            };
-            stable_iterations = if best == result.best {
-                stable_iterations + 1
-            } else {
-                0
-            };
-            result = SearchResult {
-                best,
-                ponder,
-                score,
-                depth,
-                nodes: self.nodes,
-            };
-            if self.thread_index > 0 {
-                self.sync.publish(self.thread_index, &result);
-            }
-            if self.stopped {
-                break;
-            }
-            // A mate seen with this much depth to spare will not get
-            // shorter: stop instead of printing the same line up to the
-            // maximum depth (infinite and ponder searches then wait).
-            if is_mate(score) && depth >= 2 * (MATE - score.abs()) + 4 {
-                break;
-            }
-            if let Some(mate) = limits.mate {
-                if is_mate(score) && score > 0 && MATE - score < mate.saturating_mul(2) {
-                    break;
-                }
-            }
-            // Step 3. Time: stop early when the best move has been stable
-            // for a while, think longer while it keeps changing.
-            if !self.pondering() {
-                let scale = match stable_iterations {
-                    0 => 150,
-                    1 => 110,
-                    2 => 90,
-                    _ => 70,
-                };
-                let single_reply = all_root.len() == 1 && self.time.soft_ms().is_some();
-                if single_reply || self.time.soft_expired(scale) {
-                    break;
-                }
-            }
-        }
-        result.nodes = self.nodes;
-        result
-    }
-
-    /// Step 4. Aspiration windows: search a narrow window around the
-    /// previous score, widening it on each failure.
-    fn aspiration(
-        &mut self,
-        board: &mut Board,
-        depth: i32,
-        previous: Score,
-        start: Instant,
-        report: &mut dyn FnMut(&Report),
-    ) -> Score {
-        let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !is_mate(previous) {
-            (
-                (previous - delta).max(-INFINITE),
-                (previous + delta).min(INFINITE),
-            )
-        } else {
-            (-INFINITE, INFINITE)
-        };
-        loop {
-            let score = self.negamax(board, alpha, beta, depth, 0, false);
-            if self.stopped {
-                return score;
-            }
-            let bound = if score <= alpha {
-                beta = (alpha + beta) / 2;
-                alpha = (score - delta).max(-INFINITE);
-                Bound::Upper
-            } else if score >= beta {
-                beta = (score + delta).min(INFINITE);
-                Bound::Lower
-            } else {
-                return score;
-            };
-            if start.elapsed() > Duration::from_secs(1) {
-                report(&Report {
-                    depth,
-                    seldepth: self.seldepth,
-                    multipv: 1,
-                    score,
-                    bound: Some(bound),
-                    nodes: self.nodes_all_threads(),
-                    elapsed: start.elapsed(),
-                    hashfull: self.tt.hashfull(),
-                    pv: self.pv[0].clone(),
-                });
-            }
-            delta += delta / 2;
-            if delta > 1000 {
-                alpha = -INFINITE;
-                beta = INFINITE;
-            }
-        }
-    }
-
     fn pondering(&self) -> bool {
         self.shared.pondering.load(Ordering::Relaxed)
     }
@@ -704,7 +478,7 @@ impl Searcher {
     }
 
     /// The continuation keys of the node at `ply` (see
-    /// [`ordering::HistoryKeys::keys`]).
+    /// [`history::HistoryKeys::keys`]).
     fn continuation_keys(&self, ply: usize) -> [Option<usize>; 2] {
         let back = |n: usize| ply.checked_sub(n).and_then(|p| self.frames[p].moved);
         [back(1), back(2)]

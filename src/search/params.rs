@@ -9,6 +9,9 @@
 pub const ASPIRATION_WINDOW: i32 = 25;
 /// Iterations shallower than this are searched with a full window.
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+/// Aspiration windows grow by half on each fail; once the half-width
+/// exceeds this (cp), the window is opened fully.
+pub const ASPIRATION_MAX_DELTA: i32 = 1000;
 
 /// Reverse futility pruning: deepest remaining depth at which it applies.
 pub const RFP_MAX_DEPTH: i32 = 8;
@@ -21,6 +24,11 @@ pub const NMP_MIN_DEPTH: i32 = 3;
 pub const NMP_BASE_REDUCTION: i32 = 3;
 /// Null-move pruning: extra reduction per this many plies of depth.
 pub const NMP_DEPTH_DIVISOR: i32 = 4;
+/// Null-move pruning: extra reduction per this many centipawns of static
+/// evaluation above beta ...
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+/// ... but at most this many plies.
+pub const NMP_EVAL_MAX_REDUCTION: i32 = 3;
 /// Null-move pruning: from this remaining depth on, a null-move cut-off
 /// is only taken once a reduced search without null moves confirms it (a
 /// wrong cut-off there throws away the most work). With exactly one piece
@@ -63,6 +71,9 @@ pub const SEE_MAX_DEPTH: i32 = 8;
 include!(concat!(env!("OUT_DIR"), "/lmr.rs"));
 /// Late-move reductions: minimum remaining depth.
 pub const LMR_MIN_DEPTH: i32 = 3;
+/// Late-move reductions: one ply less per this much history score (more
+/// for a move with a negative score).
+pub const LMR_HISTORY_DIVISOR: i32 = 8000;
 
 /// Late-move reductions: a reduced search that beats the best score so far
 /// by more than this (cp) plus `LMR_DEEPER_PER_PLY` per ply of reduction is
@@ -80,12 +91,19 @@ pub const SE_MIN_DEPTH: i32 = 8;
 /// Singular extensions: the other moves must stay this many centipawns per
 /// ply of depth below the TT move's score.
 pub const SE_MARGIN_PER_DEPTH: i32 = 2;
+/// Singular extensions: the TT entry may be at most this many plies
+/// shallower than the node.
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
 
 /// Quiescence delta pruning margin (cp).
 pub const DELTA_MARGIN: i32 = 200;
 
 /// History scores are kept within ±`HISTORY_MAX` (gravity formula).
 pub const HISTORY_MAX: i32 = 16_384;
+/// History bonus of a cut-off at depth d: this times d², ...
+pub const HISTORY_BONUS_PER_DEPTH_SQ: i32 = 8;
+/// ... but at most this.
+pub const HISTORY_BONUS_MAX: i32 = HISTORY_MAX / 4;
 
 /// Time management: share of the remaining time for one move when no
 /// `movestogo` is given (the divisor).
@@ -99,6 +117,12 @@ pub const TIME_SUDDEN_DEATH_MIN: u64 = 20;
 pub const TIME_HARD_FACTOR: u64 = 4;
 /// ... but never more than this share of the remaining time (percent).
 pub const TIME_MAX_SHARE_PERCENT: u64 = 40;
+/// ... or, on the last move before a time control, this share.
+pub const TIME_LAST_MOVE_SHARE_PERCENT: u64 = 75;
+/// Time management: the soft limit, in percent, after 0, 1, 2 and 3 or more
+/// iterations in a row with the same best move (a best move that keeps
+/// changing earns more time, a stable one less).
+pub const TIME_STABILITY_SCALE: [u64; 4] = [150, 110, 90, 70];
 
 /// Correction history: entries are kept in 1/`CORRECTION_GRAIN` centipawns.
 pub const CORRECTION_GRAIN: i32 = 256;

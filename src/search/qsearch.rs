@@ -3,7 +3,7 @@
 //! evaluation is never taken in the middle of an exchange.
 
 use super::Searcher;
-use super::ordering::{MovePicker, Picked};
+use super::movepick::{MovePicker, Picked};
 use super::params::DELTA_MARGIN;
 use super::see::{SEE_VALUES, see_ge};
 use super::tt::{Bound, refine_with_tt};

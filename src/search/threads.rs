@@ -1,5 +1,6 @@
-//! Search threads: the thread that runs a search for the protocol layer
-//! ([`SearchThread`], shared by UCI and XBoard) and the Lazy SMP helpers.
+//! Lazy SMP: the helper threads of a search, how they spread over the
+//! depths and whose result is played. (The thread that runs a whole search
+//! for the protocols is [`SearchThread`](crate::protocol::SearchThread).)
 //!
 //! Lazy SMP: with `Threads` = N, a search runs the main searcher and N - 1
 //! helper searchers on the same root position at once. They exchange nothing
@@ -16,13 +17,14 @@
 //! time, or `stop`), it raises the helpers' stop flag, joins them, and
 //! returns the best thread's result ([`pick_result`]).
 
-use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::{self, JoinHandle};
+use std::thread;
+use std::time::Instant;
 
 use super::limits::Limits;
-use super::{Report, SearchResult, SearchShared, Searcher};
+use super::time::TimeManager;
+use super::{Report, SearchResult, Searcher};
 use crate::board::Board;
 
 /// Stack for every search thread: the recursion keeps a move list per ply.
@@ -141,181 +143,76 @@ pub fn pick_result(main: SearchResult, helpers: &[SearchResult]) -> SearchResult
     best
 }
 
-/// A search that could not finish: its thread panicked (a bug). The
-/// searcher has been replaced by a fresh one, so the transposition table
-/// and statistics are lost.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchFailed;
-
-impl std::fmt::Display for SearchFailed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the search thread failed; hash table reset")
-    }
-}
-
-/// A running search.
-#[derive(Debug)]
-struct Running {
-    handle: JoinHandle<(Searcher, SearchResult)>,
-    shared: Arc<SearchShared>,
-}
-
-/// The protocol side of searching: owns the [`Searcher`] while no search
-/// runs, moves it onto a search thread for each search and takes it back
-/// when that thread is joined. Used by both the UCI and the XBoard loop, so
-/// they stay responsive (`stop`, `isready`, `?`) while a search runs.
-#[derive(Debug)]
-pub struct SearchThread {
-    /// The searcher while no search runs.
-    idle: Option<Searcher>,
-    running: Option<Running>,
-    /// Hash size and threads to rebuild the searcher with if it is lost.
-    hash_mib: u64,
-    threads: usize,
-}
-
-impl SearchThread {
-    /// A one-thread searcher with a `hash_mib` MiB table, not yet searching.
-    pub fn new(hash_mib: u64) -> Self {
-        Self {
-            idle: Some(Searcher::new(hash_mib)),
-            running: None,
-            hash_mib,
-            threads: 1,
-        }
-    }
-
-    /// Starts searching `board` within `limits` on a new thread; a running
-    /// search is stopped first and its result dropped. The thread calls
-    /// `report` for every progress report and `finish` with the result as
-    /// soon as the move is decided (before Lazy SMP helpers have been
-    /// joined, see [`Searcher::search_then`]), before it can be joined.
-    ///
-    /// # Errors
-    /// The thread could not be created. The searcher then went with it; a
-    /// fresh one (same hash size and threads) replaces it.
-    pub fn start(
+impl Searcher {
+    /// Lazy SMP: runs the helpers on their own threads while this thread
+    /// searches, stops them when this thread's search ends, passes the best
+    /// thread's result to `decided`, and returns it once the helpers have
+    /// been joined.
+    pub(super) fn search_with_helpers(
         &mut self,
-        mut board: Board,
-        limits: Limits,
-        move_overhead: u64,
-        shared: Arc<SearchShared>,
-        mut report: impl FnMut(&Report) + Send + 'static,
-        finish: impl FnOnce(&SearchResult) + Send + 'static,
-    ) -> io::Result<()> {
-        let mut finish = Some(finish);
-        let _ = self.stop();
-        let mut searcher = self.take_searcher();
-        let thread_shared = Arc::clone(&shared);
-        let handle = thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                let result = searcher.search_then(
-                    &mut board,
-                    &limits,
-                    move_overhead,
-                    thread_shared,
-                    &mut report,
-                    &mut |decided| {
-                        if let Some(finish) = finish.take() {
-                            finish(decided);
-                        }
-                    },
-                );
-                (searcher, result)
-            })?;
-        self.running = Some(Running { handle, shared });
-        Ok(())
-    }
-
-    /// Whether a search thread exists (running, or finished but not yet
-    /// joined).
-    pub fn is_running(&self) -> bool {
-        self.running.is_some()
-    }
-
-    /// Whether the search thread has finished and can be joined without
-    /// waiting.
-    pub fn is_finished(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|r| r.handle.is_finished())
-    }
-
-    /// The running search's flags (for `ponderhit` and move-now).
-    pub fn shared(&self) -> Option<&Arc<SearchShared>> {
-        self.running.as_ref().map(|r| &r.shared)
-    }
-
-    /// Tells the running search to stop (also ending pondering) and joins
-    /// it. `None` when no search was running.
-    pub fn stop(&mut self) -> Option<Result<SearchResult, SearchFailed>> {
-        let running = self.running.as_ref()?;
-        running.shared.stop.store(true, Ordering::Relaxed);
-        running.shared.pondering.store(false, Ordering::Relaxed);
-        self.join()
-    }
-
-    /// Waits for the running search to end by itself and takes the
-    /// searcher back. `None` when no search was running.
-    pub fn join(&mut self) -> Option<Result<SearchResult, SearchFailed>> {
-        let running = self.running.take()?;
-        Some(match running.handle.join() {
-            Ok((searcher, result)) => {
-                self.idle = Some(searcher);
-                Ok(result)
-            }
-            Err(_) => {
-                // A panic in the search is a bug; keep the protocol alive
-                // with a fresh searcher rather than dying with it.
-                self.idle = Some(fresh_searcher(self.hash_mib, self.threads));
-                Err(SearchFailed)
-            }
-        })
-    }
-
-    /// The searcher, stopping any running search first (its result is
-    /// dropped).
-    pub fn searcher(&mut self) -> &mut Searcher {
-        let _ = self.stop();
-        let (hash_mib, threads) = (self.hash_mib, self.threads);
-        self.idle
-            .get_or_insert_with(|| fresh_searcher(hash_mib, threads))
-    }
-
-    /// Resizes the hash table (stopping any search) and returns the size
-    /// obtained, which is smaller when that much memory cannot be had.
-    pub fn resize_hash(&mut self, mib: u64) -> u64 {
-        self.hash_mib = mib;
-        self.searcher().resize_hash(mib)
-    }
-
-    /// Sets the number of search threads (stopping any search).
-    pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
-        let threads = self.threads;
-        self.searcher().set_threads(threads);
-    }
-
-    /// The number of search threads.
-    pub fn threads(&self) -> usize {
-        self.threads
-    }
-
-    fn take_searcher(&mut self) -> Searcher {
-        match self.idle.take() {
-            Some(searcher) => searcher,
-            None => fresh_searcher(self.hash_mib, self.threads),
+        board: &mut Board,
+        start: Instant,
+        report: &mut dyn FnMut(&Report),
+        decided: &mut dyn FnMut(&SearchResult),
+    ) -> SearchResult {
+        // Helpers search the same root and the same moves, one line only,
+        // with no limit of their own: the main thread stops them.
+        let helper_limits = Limits {
+            depth: self.limits.depth,
+            searchmoves: self.limits.searchmoves.clone(),
+            infinite: true,
+            ..Limits::default()
+        };
+        let mut helpers = std::mem::take(&mut self.helpers);
+        for helper in &mut helpers {
+            helper.sync = Arc::clone(&self.sync);
+            helper.tt = Arc::clone(&self.tt);
+            helper.total_nodes = 0;
+            let time = TimeManager::unlimited(start);
+            helper.prepare(board, helper_limits.clone(), time, Arc::clone(&self.shared));
         }
+        let sync = Arc::clone(&self.sync);
+        let multi_pv = self.limits.multi_pv;
+        let mut result = std::thread::scope(|scope| {
+            let mut running = Vec::with_capacity(helpers.len());
+            for helper in &mut helpers {
+                let mut helper_board = board.clone();
+                // A helper that cannot get a thread is simply left out.
+                if let Ok(handle) = std::thread::Builder::new()
+                    .name(format!("search-helper-{}", helper.thread_index))
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        helper.iterate(&mut helper_board, start, &mut |_| {})
+                    })
+                {
+                    running.push(handle);
+                }
+            }
+            let mut result = self.iterate(board, start, report);
+            sync.stop.store(true, Ordering::Relaxed);
+            // Decide now, from the iterations the helpers have completed,
+            // without waiting for them to stop.
+            if multi_pv <= 1 {
+                result = pick_result(result, &sync.completed());
+            }
+            result.nodes = self.nodes_all_threads();
+            decided(&result);
+            for handle in running {
+                if let Err(panic) = handle.join() {
+                    // A helper's panic is a bug: pass it on to the protocol
+                    // layer, which recovers with a fresh searcher.
+                    std::panic::resume_unwind(panic);
+                }
+            }
+            result
+        });
+        self.total_nodes = helpers
+            .iter()
+            .fold(self.nodes, |sum, h| sum.saturating_add(h.nodes));
+        self.helpers = helpers;
+        result.nodes = self.total_nodes;
+        result
     }
-}
-
-/// A searcher with a `hash_mib` MiB table and `threads` threads.
-fn fresh_searcher(hash_mib: u64, threads: usize) -> Searcher {
-    let mut searcher = Searcher::new(hash_mib);
-    searcher.set_threads(threads);
-    searcher
 }
 
 #[cfg(test)]

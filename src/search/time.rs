@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 
 use super::limits::Limits;
 use super::params::{
-    TIME_HARD_FACTOR, TIME_MAX_SHARE_PERCENT, TIME_MOVES_TO_GO, TIME_SUDDEN_DEATH_MIN,
-    TIME_SUDDEN_DEATH_MOVES,
+    TIME_HARD_FACTOR, TIME_LAST_MOVE_SHARE_PERCENT, TIME_MAX_SHARE_PERCENT, TIME_MOVES_TO_GO,
+    TIME_SUDDEN_DEATH_MIN, TIME_SUDDEN_DEATH_MOVES,
 };
 
 /// The time budget of one search.
@@ -116,7 +116,7 @@ pub fn budget(limits: &Limits, move_overhead: u64, fullmove: u64) -> (Option<u64
     // On the last move before a time control most of the clock is ours;
     // otherwise cap one move at a fixed share of it.
     let max_share = if moves_to_go == 1 {
-        75
+        TIME_LAST_MOVE_SHARE_PERCENT
     } else {
         TIME_MAX_SHARE_PERCENT
     };

@@ -22,25 +22,47 @@
 //! written: not in check, the chosen move neither a capture nor a promotion,
 //! no mate score, and not among the first plies of the game.
 
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use super::engine::{MATE_LABEL, UciEngine};
-use super::options::{flag_values, number};
+use super::options::{ArgError, Parsed, for_each_option};
+use super::progress::Progress;
+use super::uci_client::{MATE_LABEL, UciClient};
 use crate::board::{Board, Color, STARTPOS};
 use crate::eval::score::{MATE_BOUND, Score};
 use crate::movegen::{MoveList, generate_all, parse_uci_move};
+use crate::protocol::options::HASH_MIB;
 use crate::rng::Rng;
 use crate::search::limits::Limits;
 use crate::search::{SearchShared, Searcher};
 
 /// Usage text of `kiln datagen`.
-pub const USAGE: &str = "usage: kiln datagen --out <file> [--games <n> | --positions <n>] \
-[--nodes <n>] [--seed <n>] [--threads <n>] [--openings <epd>] [--random-plies <n>] [--hash <MiB>] \
-[--opponent <engine> [--opponent-nodes <n>]]";
+pub const USAGE: &str = "\
+usage: kiln datagen --out <file> (--games <n> | --positions <n>) [options]
+
+Plays self-play games at a fixed node count and writes their quiet
+positions, one `<fen> | <result> | <score>` line each (White's result 1.0,
+0.5 or 0.0; the search score in centipawns from White's view).
+
+  --out <file>             output file (created or truncated)
+  --games <n>              stop after n games
+  --positions <n>          stop once n positions are written
+  --nodes <n>              nodes per move (default 5000)
+  --seed <n>               seed of the choice of openings and random plies (default 1)
+  --threads <n>            games played at once (default 1)
+  --openings <epd>         start from these positions (default: the start position)
+  --random-plies <n>       random legal plies after the opening (default 8)
+  --hash <MiB>             hash table per thread (default 16)
+  --opponent <engine>      play this UCI engine instead of Kiln itself
+  --opponent-nodes <n>     the opponent's nodes per move (default 10000)
+  -h, --help               this help
+
+Whole numbers and seeds are decimal or 0x hex; options also take
+--option=value.";
 
 /// What to generate; see [`USAGE`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,9 +92,12 @@ pub struct Options {
 }
 
 impl Options {
-    /// Parses the arguments after `datagen`; an `Err` is a message for the
-    /// user (the caller prints it with [`USAGE`] and exits with status 2).
-    pub fn parse(args: &[String]) -> Result<Options, String> {
+    /// Parses the arguments after `datagen`.
+    pub fn parse<I>(args: I) -> Result<Parsed<Options>, ArgError>
+    where
+        I: IntoIterator,
+        I::Item: Into<OsString>,
+    {
         let mut options = Options {
             out: String::new(),
             games: None,
@@ -82,34 +107,38 @@ impl Options {
             threads: 1,
             openings: None,
             random_plies: 8,
-            hash_mib: 16,
+            hash_mib: HASH_MIB.default,
             opponent: None,
             opponent_nodes: 10_000,
         };
         let mut out = None;
-        for (flag, value) in flag_values(args) {
+        let parsed = for_each_option(args, |flag, args| {
             match flag {
-                "--out" => out = Some(value?.to_string()),
-                "--games" => options.games = Some(number(flag, value?, 1, u64::MAX)?),
-                "--positions" => options.positions = Some(number(flag, value?, 1, u64::MAX)?),
-                "--nodes" => options.nodes = number(flag, value?, 1, 100_000_000)?,
-                "--seed" => options.seed = number(flag, value?, 0, u64::MAX)?,
-                "--threads" => options.threads = number(flag, value?, 1, 256)? as usize,
-                "--openings" => options.openings = Some(value?.to_string()),
-                "--random-plies" => options.random_plies = number(flag, value?, 0, 200)? as u32,
-                "--hash" => options.hash_mib = number(flag, value?, 1, 65_536)?,
-                "--opponent" => options.opponent = Some(value?.to_string()),
+                "--out" => out = Some(args.value(flag)?),
+                "--games" => options.games = Some(args.number(flag, 1, u64::MAX)?),
+                "--positions" => options.positions = Some(args.number(flag, 1, u64::MAX)?),
+                "--nodes" => options.nodes = args.number(flag, 1, 100_000_000)?,
+                "--seed" => options.seed = args.number(flag, 0, u64::MAX)?,
+                "--threads" => options.threads = args.number(flag, 1, 256)? as usize,
+                "--openings" => options.openings = Some(args.value(flag)?),
+                "--random-plies" => options.random_plies = args.number(flag, 0, 200)? as u32,
+                "--hash" => options.hash_mib = args.number(flag, HASH_MIB.min, HASH_MIB.max)?,
+                "--opponent" => options.opponent = Some(args.value(flag)?),
                 "--opponent-nodes" => {
-                    options.opponent_nodes = number(flag, value?, 1, 100_000_000)?;
+                    options.opponent_nodes = args.number(flag, 1, 100_000_000)?;
                 }
-                other => return Err(format!("unknown option '{other}'")),
+                _ => return Ok(false),
             }
+            Ok(true)
+        })?;
+        if parsed == Parsed::Help {
+            return Ok(Parsed::Help);
         }
-        options.out = out.ok_or("missing --out <file>")?;
+        options.out = out.ok_or(ArgError::Missing("--out <file>"))?;
         if options.games.is_none() && options.positions.is_none() {
-            return Err("give --games <n> or --positions <n>".into());
+            return Err(ArgError::Missing("--games <n> or --positions <n>"));
         }
-        Ok(options)
+        Ok(Parsed::Run(options))
     }
 }
 
@@ -146,7 +175,6 @@ pub fn run(options: &Options) -> Result<u64, String> {
     let games_done = Arc::new(AtomicU64::new(0));
     let kiln_half_points = Arc::new(AtomicU64::new(0));
     let openings = Arc::new(openings);
-    let start = Instant::now();
 
     let mut handles = Vec::new();
     for _ in 0..options.threads {
@@ -162,7 +190,7 @@ pub fn run(options: &Options) -> Result<u64, String> {
         handles.push(std::thread::spawn(move || -> Result<(), String> {
             let mut searcher = Searcher::new(options.hash_mib);
             let mut opponent = match &options.opponent {
-                Some(path) => Some(UciEngine::start(path, options.hash_mib)?),
+                Some(path) => Some(UciClient::start(path, options.hash_mib)?),
                 None => None,
             };
             loop {
@@ -198,52 +226,38 @@ pub fn run(options: &Options) -> Result<u64, String> {
         }));
     }
 
-    // Progress on stderr while the workers play.
-    let mut last = Instant::now();
+    // Progress on stderr while the workers play: counted in positions
+    // when that is the target, else in games.
+    let (unit, total) = match (options.positions, options.games) {
+        (Some(p), _) => ("positions", Some(p)),
+        (None, g) => ("games", g),
+    };
+    let mut progress = Progress::new("datagen", unit, total);
+    let report = |progress: &mut Progress| {
+        let games = games_done.load(Ordering::Relaxed);
+        let written = written.load(Ordering::Relaxed);
+        let (done, mut message) = match options.positions {
+            Some(_) => (written, format!("{games} games")),
+            None => (games, format!("{written} positions")),
+        };
+        if options.opponent.is_some() && games > 0 {
+            let share = 50.0 * kiln_half_points.load(Ordering::Relaxed) as f64 / games as f64;
+            message.push_str(&format!(", Kiln scored {share:.1} %"));
+        }
+        progress.update(done, &message);
+    };
     while handles.iter().any(|h| !h.is_finished()) {
         std::thread::sleep(Duration::from_millis(200));
-        if last.elapsed() >= Duration::from_secs(10) {
-            last = Instant::now();
-            progress(options, &games_done, &kiln_half_points, &written, start);
-        }
+        report(&mut progress);
     }
     for handle in handles {
         handle
             .join()
             .map_err(|_| "a datagen thread panicked".to_string())??;
     }
-    progress(options, &games_done, &kiln_half_points, &written, start);
-    eprintln!();
+    report(&mut progress);
+    progress.finish();
     Ok(written.load(Ordering::Relaxed))
-}
-
-fn progress(
-    options: &Options,
-    games: &AtomicU64,
-    kiln_half_points: &AtomicU64,
-    written: &AtomicU64,
-    start: Instant,
-) {
-    let written = written.load(Ordering::Relaxed);
-    let games = games.load(Ordering::Relaxed);
-    let score = match &options.opponent {
-        Some(_) if games > 0 => format!(
-            ", Kiln scored {:.1} %",
-            50.0 * kiln_half_points.load(Ordering::Relaxed) as f64 / games as f64
-        ),
-        _ => String::new(),
-    };
-    let secs = start.elapsed().as_secs_f64().max(1e-3);
-    let target = match (options.positions, options.games) {
-        (Some(p), _) => format!("{written}/{p} positions"),
-        (None, Some(g)) => format!("{games}/{g} games, {written} positions"),
-        (None, None) => format!("{written} positions"),
-    };
-    eprint!(
-        "\rdatagen: {target}, {games} games{score}, {:.0} s, {:.1} positions/s   ",
-        secs,
-        written as f64 / secs
-    );
 }
 
 /// Reads starting positions: one FEN (4 or 6 fields) or EPD line each;
@@ -314,7 +328,7 @@ fn opponent_color(game: u64) -> Color {
 /// that failed or sent an illegal move.
 fn play_game(
     searcher: &mut Searcher,
-    mut opponent: Option<&mut UciEngine>,
+    mut opponent: Option<&mut UciClient>,
     options: &Options,
     openings: &[String],
     game: u64,
@@ -467,29 +481,67 @@ mod tests {
 
     use crate::tune::split_args as args;
 
+    fn parse(text: &str) -> Result<Options, ArgError> {
+        Options::parse(args(text)).map(|parsed| parsed.run().expect("not a help request"))
+    }
+
     #[test]
     fn options_parse_and_reject_bad_input() {
-        let o = Options::parse(&args("--out x.txt --games 3 --nodes 100 --seed 7")).unwrap();
+        let o = parse("--out x.txt --games 3 --nodes 100 --seed 7").unwrap();
         assert_eq!(
             (o.games, o.nodes, o.seed, o.out.as_str()),
             (Some(3), 100, 7, "x.txt")
         );
-        assert!(Options::parse(&args("--games 3")).is_err(), "no --out");
-        assert!(Options::parse(&args("--out x")).is_err(), "no count");
-        assert!(Options::parse(&args("--out x --games 0")).is_err());
-        assert!(Options::parse(&args("--out x --games ten")).is_err());
-        assert!(Options::parse(&args("--out x --games 1 --nodes")).is_err());
-        assert!(Options::parse(&args("--out x --games 1 --frobnicate 2")).is_err());
-        let o =
-            Options::parse(&args("--out x --games 1 --opponent sf --opponent-nodes 50")).unwrap();
+        // Seeds as the tools print them (hex), and --option=value.
+        let o = parse("--out=x.txt --games=0x3 --seed 0x10 --nodes=1000").unwrap();
+        assert_eq!(
+            (o.games, o.seed, o.nodes, o.out.as_str()),
+            (Some(3), 16, 1000, "x.txt")
+        );
+        assert_eq!(Options::parse(args("--out x -h")), Ok(Parsed::Help));
+        assert_eq!(Options::parse(args("--help")), Ok(Parsed::Help));
+        assert_eq!(parse("--games 3"), Err(ArgError::Missing("--out <file>")));
+        assert_eq!(
+            parse("--out x"),
+            Err(ArgError::Missing("--games <n> or --positions <n>"))
+        );
+        assert!(parse("--out x --games 0").is_err());
+        assert!(parse("--out x --games ten").is_err());
+        assert_eq!(
+            parse("--out x --games 1 --nodes"),
+            Err(ArgError::MissingValue("--nodes".into()))
+        );
+        assert_eq!(
+            parse("--out x --games 1 --frobnicate 2"),
+            Err(ArgError::UnknownOption("--frobnicate".into()))
+        );
+        assert_eq!(
+            parse("--out x --games 1 extra"),
+            Err(ArgError::UnexpectedArgument("extra".into()))
+        );
+        let o = parse("--out x --games 1 --opponent sf --opponent-nodes 50").unwrap();
         assert_eq!((o.opponent.as_deref(), o.opponent_nodes), (Some("sf"), 50));
-        assert!(Options::parse(&args("--out x --games 1 --opponent")).is_err());
-        assert!(Options::parse(&args("--out x --games 1 --opponent-nodes 0")).is_err());
+        assert!(parse("--out x --games 1 --opponent").is_err());
+        assert!(parse("--out x --games 1 --opponent-nodes 0").is_err());
+    }
+
+    #[test]
+    fn usage_states_the_defaults() {
+        use crate::tune::options::documented_default as default;
+        let o = parse("--out x --games 1").unwrap();
+        assert_eq!(default(USAGE, "--nodes"), Some(&*o.nodes.to_string()));
+        assert_eq!(default(USAGE, "--seed"), Some(&*o.seed.to_string()));
+        assert_eq!(default(USAGE, "--threads"), Some(&*o.threads.to_string()));
+        let plies = o.random_plies.to_string();
+        assert_eq!(default(USAGE, "--random-plies"), Some(&*plies));
+        assert_eq!(default(USAGE, "--hash"), Some(&*o.hash_mib.to_string()));
+        let nodes = o.opponent_nodes.to_string();
+        assert_eq!(default(USAGE, "--opponent-nodes"), Some(&*nodes));
     }
 
     #[test]
     fn games_are_reproducible_and_quiet() {
-        let options = Options::parse(&args("--out unused --games 1 --nodes 300 --seed 5")).unwrap();
+        let options = parse("--out unused --games 1 --nodes 300 --seed 5").unwrap();
         let openings = vec![STARTPOS.to_string()];
         let mut searcher = Searcher::new(1);
         let (a, _) = play_game(&mut searcher, None, &options, &openings, 3).unwrap();

@@ -13,19 +13,35 @@
 //! written in the input's order, so the output does not depend on the
 //! thread count (beyond the engine's own determinism at a fixed depth).
 
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
-pub use super::engine::MATE_LABEL;
-use super::engine::UciEngine;
-use super::options::{flag_values, number};
+use super::options::{ArgError, Parsed, for_each_option};
+use super::progress::Progress;
+pub use super::uci_client::MATE_LABEL;
+use super::uci_client::UciClient;
 use crate::board::Board;
+use crate::protocol::options::HASH_MIB;
 
 /// Usage text of `kiln label`.
-pub const USAGE: &str = "usage: kiln label --data <file> --out <file> --engine <path> \
-[--depth <n>] [--threads <n>] [--hash <MiB>]";
+pub const USAGE: &str = "\
+usage: kiln label --data <file> --out <file> --engine <path> [options]
+
+Re-scores training positions (`kiln datagen` lines) with a fixed-depth
+search of another UCI engine: the score column becomes that engine's score
+(centipawns, White's view); the game result is kept.
+
+  --data <file>            input: `<fen> | <result> | <score>` lines
+  --out <file>             output file (created or truncated)
+  --engine <path>          the UCI engine's executable
+  --depth <n>              search depth per position (default 6)
+  --threads <n>            engine processes run at once (default 1)
+  --hash <MiB>             hash per engine process (default 16)
+  -h, --help               this help
+
+Whole numbers are decimal or 0x hex; options also take --option=value.";
 
 /// What to label; see [`USAGE`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,9 +61,12 @@ pub struct Options {
 }
 
 impl Options {
-    /// Parses the arguments after `label`; an `Err` is a message for the
-    /// user (the caller prints it with [`USAGE`] and exits with status 2).
-    pub fn parse(args: &[String]) -> Result<Options, String> {
+    /// Parses the arguments after `label`.
+    pub fn parse<I>(args: I) -> Result<Parsed<Options>, ArgError>
+    where
+        I: IntoIterator,
+        I::Item: Into<OsString>,
+    {
         let (mut data, mut out, mut engine) = (None, None, None);
         let mut options = Options {
             data: String::new(),
@@ -55,23 +74,27 @@ impl Options {
             engine: String::new(),
             depth: 6,
             threads: 1,
-            hash_mib: 16,
+            hash_mib: HASH_MIB.default,
         };
-        for (flag, value) in flag_values(args) {
+        let parsed = for_each_option(args, |flag, args| {
             match flag {
-                "--data" => data = Some(value?.to_string()),
-                "--out" => out = Some(value?.to_string()),
-                "--engine" => engine = Some(value?.to_string()),
-                "--depth" => options.depth = number(flag, value?, 1, 64)?,
-                "--threads" => options.threads = number(flag, value?, 1, 256)? as usize,
-                "--hash" => options.hash_mib = number(flag, value?, 1, 65_536)?,
-                other => return Err(format!("unknown option '{other}'")),
+                "--data" => data = Some(args.value(flag)?),
+                "--out" => out = Some(args.value(flag)?),
+                "--engine" => engine = Some(args.value(flag)?),
+                "--depth" => options.depth = args.number(flag, 1, 64)?,
+                "--threads" => options.threads = args.number(flag, 1, 256)? as usize,
+                "--hash" => options.hash_mib = args.number(flag, HASH_MIB.min, HASH_MIB.max)?,
+                _ => return Ok(false),
             }
+            Ok(true)
+        })?;
+        if parsed == Parsed::Help {
+            return Ok(Parsed::Help);
         }
-        options.data = data.ok_or("missing --data <file>")?;
-        options.out = out.ok_or("missing --out <file>")?;
-        options.engine = engine.ok_or("missing --engine <path>")?;
-        Ok(options)
+        options.data = data.ok_or(ArgError::Missing("--data <file>"))?;
+        options.out = out.ok_or(ArgError::Missing("--out <file>"))?;
+        options.engine = engine.ok_or(ArgError::Missing("--engine <path>"))?;
+        Ok(Parsed::Run(options))
     }
 }
 
@@ -101,21 +124,20 @@ pub fn run(options: &Options) -> Result<Summary, String> {
         File::create(&options.out).map_err(|e| format!("cannot create '{}': {e}", options.out))?,
     );
     let done = AtomicU64::new(0);
-    let start = Instant::now();
     let chunk = lines.len().div_ceil(options.threads).max(1);
+    let total = lines.len() as u64;
+    let mut progress = Progress::new("label", "positions", Some(total));
     let results: Vec<Result<Vec<Option<String>>, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = lines
             .chunks(chunk)
             .map(|part| scope.spawn(|| label_chunk(options, part, &done)))
             .collect();
-        let total = lines.len() as u64;
         while handles.iter().any(|h| !h.is_finished()) {
-            std::thread::sleep(std::time::Duration::from_millis(500));
-            let n = done.load(Ordering::Relaxed);
-            let rate = n as f64 / start.elapsed().as_secs_f64().max(1e-3);
-            eprint!("\rlabel: {n}/{total} positions, {rate:.0}/s   ");
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            progress.update(done.load(Ordering::Relaxed), "");
         }
-        eprintln!();
+        progress.update(done.load(Ordering::Relaxed), "");
+        progress.finish();
         handles
             .into_iter()
             .map(|h| {
@@ -146,7 +168,7 @@ fn label_chunk(
     lines: &[String],
     done: &AtomicU64,
 ) -> Result<Vec<Option<String>>, String> {
-    let mut engine = UciEngine::start(&options.engine, options.hash_mib)?;
+    let mut engine = UciClient::start(&options.engine, options.hash_mib)?;
     let mut labelled = Vec::with_capacity(lines.len());
     for line in lines {
         let mut fields = line.split('|').map(str::trim);
@@ -181,25 +203,43 @@ mod tests {
 
     use crate::tune::split_args as args;
 
+    fn parse(text: &str) -> Result<Options, ArgError> {
+        Options::parse(args(text)).map(|parsed| parsed.run().expect("not a help request"))
+    }
+
     #[test]
     fn options_parse_and_reject() {
-        let o = Options::parse(&args("--data a --out b --engine sf --depth 8 --threads 2"))
-            .expect("valid");
+        let o = parse("--data a --out b --engine sf --depth 8 --threads 2").expect("valid");
         assert_eq!((o.depth, o.threads, o.hash_mib), (8, 2, 16));
-        assert!(
-            Options::parse(&args("--out b --engine sf")).is_err(),
-            "no --data"
+        let o = parse("--data=a --out=b --engine=sf --depth=0xa --hash 0x40").expect("valid");
+        assert_eq!((o.data.as_str(), o.depth, o.hash_mib), ("a", 10, 64));
+        assert_eq!(Options::parse(args("-h --data a")), Ok(Parsed::Help));
+        assert_eq!(
+            parse("--out b --engine sf"),
+            Err(ArgError::Missing("--data <file>"))
         );
-        assert!(
-            Options::parse(&args("--data a --engine sf")).is_err(),
-            "no --out"
+        assert_eq!(
+            parse("--data a --engine sf"),
+            Err(ArgError::Missing("--out <file>"))
         );
-        assert!(
-            Options::parse(&args("--data a --out b")).is_err(),
-            "no --engine"
+        assert_eq!(
+            parse("--data a --out b"),
+            Err(ArgError::Missing("--engine <path>"))
         );
-        assert!(Options::parse(&args("--data a --out b --engine sf --depth 0")).is_err());
-        assert!(Options::parse(&args("--data a --out b --engine sf --depth")).is_err());
-        assert!(Options::parse(&args("--data a --out b --engine sf --x 1")).is_err());
+        assert!(parse("--data a --out b --engine sf --depth 0").is_err());
+        assert!(parse("--data a --out b --engine sf --depth").is_err());
+        assert_eq!(
+            parse("--data a --out b --engine sf --x 1"),
+            Err(ArgError::UnknownOption("--x".into()))
+        );
+    }
+
+    #[test]
+    fn usage_states_the_defaults() {
+        use crate::tune::options::documented_default as default;
+        let o = parse("--data a --out b --engine sf").unwrap();
+        assert_eq!(default(USAGE, "--depth"), Some(&*o.depth.to_string()));
+        assert_eq!(default(USAGE, "--threads"), Some(&*o.threads.to_string()));
+        assert_eq!(default(USAGE, "--hash"), Some(&*o.hash_mib.to_string()));
     }
 }

@@ -1,15 +1,21 @@
 //! Tools that improve the evaluation offline: self-play data generation
 //! ([`datagen`]), re-scoring its positions with a stronger engine
-//! ([`label`], through the UCI client [`engine`]), the evaluation as a
+//! ([`label`], through the UCI client [`uci_client`]), the evaluation as a
 //! linear function of its weights ([`trace`]) and Texel tuning
-//! ([`texel`]); `options` parses their `--flag value` arguments.
+//! ([`texel`]); [`options`] parses the command line of every `kiln`
+//! command and `progress` shows how far a long tool has got. With the
+//! cargo feature `plot`, `plot` draws the tuner's loss curve and the
+//! piece-square tables as PNG pictures.
 
 pub mod datagen;
-pub mod engine;
 pub mod label;
-mod options;
+pub mod options;
+#[cfg(feature = "plot")]
+pub mod plot;
+mod progress;
 pub mod texel;
 pub mod trace;
+pub mod uci_client;
 
 /// Splits a command line on whitespace, as the tools' option tests need.
 #[cfg(test)]

@@ -16,10 +16,12 @@
 //! written in the format of `src/eval/params.txt`, keeping its comments and
 //! layout.
 
+use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
 use std::time::Instant;
 
-use super::options::{flag_values, fraction, number};
+use super::options::{ArgError, Parsed, for_each_option};
+use super::progress;
 use super::trace::{self, MATERIAL, Trace, WEIGHTS};
 use crate::board::{Board, PieceKind};
 use crate::eval::endgame::{self, SCALE_NORMAL, Verdict};
@@ -28,8 +30,28 @@ use crate::rng::Rng;
 use kiln_params as params_file;
 
 /// Usage text of `kiln tune`.
-pub const USAGE: &str = "usage: kiln tune --data <file> [--data <file>...] --out <params.txt> \
-[--epochs <n>] [--batch <n>] [--lr <x>] [--lambda <x>] [--reg <x>] [--holdout <x>] [--limit <n>] [--seed <n>]";
+pub const USAGE: &str = "\
+usage: kiln tune --data <file> [--data <file>...] --out <params.txt> [options]
+
+Texel tuning of the evaluation weights (src/eval/params.txt) on training
+positions (`kiln datagen` or `kiln label` lines). Prints `epoch N loss X
+held-out Y` on stdout after each epoch, then writes the tuned weights in
+the format of src/eval/params.txt.
+
+  --data <file>            training positions (repeat for several files)
+  --out <params.txt>       where to write the tuned weights
+  --epochs <n>             passes over the data (default 40)
+  --batch <n>              positions per Adam step (default 16384)
+  --lr <x>                 step size in centipawns, falling to a tenth (default 0.5)
+  --lambda <x>             weight of the game result against the score, 0-1 (default 1)
+  --reg <x>                L2 pull towards the starting weights (default 1e-7)
+  --holdout <x>            share of positions held out of the fit, 0-0.5 (default 0.05)
+  --limit <n>              use at most n positions
+  --seed <n>               seed of the shuffles (default 1)
+  -h, --help               this help
+
+Whole numbers and seeds are decimal or 0x hex; options also take
+--option=value.";
 
 /// Tuning settings; see [`USAGE`].
 #[derive(Clone, Debug, PartialEq)]
@@ -62,7 +84,11 @@ pub struct Options {
 
 impl Options {
     /// Parses the arguments after `tune`.
-    pub fn parse(args: &[String]) -> Result<Options, String> {
+    pub fn parse<I>(args: I) -> Result<Parsed<Options>, ArgError>
+    where
+        I: IntoIterator,
+        I::Item: Into<OsString>,
+    {
         let mut o = Options {
             data: Vec::new(),
             out: String::new(),
@@ -76,26 +102,30 @@ impl Options {
             seed: 1,
         };
         let mut out = None;
-        for (flag, value) in flag_values(args) {
+        let parsed = for_each_option(args, |flag, args| {
             match flag {
-                "--data" => o.data.push(value?.to_string()),
-                "--out" => out = Some(value?.to_string()),
-                "--epochs" => o.epochs = number(flag, value?, 0, 100_000)? as u32,
-                "--batch" => o.batch = number(flag, value?, 1, 100_000_000)? as usize,
-                "--lr" => o.lr = fraction(flag, value?, 1e-6, 1000.0)?,
-                "--lambda" => o.lambda = fraction(flag, value?, 0.0, 1.0)?,
-                "--reg" => o.reg = fraction(flag, value?, 0.0, 1.0)?,
-                "--holdout" => o.holdout = fraction(flag, value?, 0.0, 0.5)?,
-                "--limit" => o.limit = Some(number(flag, value?, 1, u64::MAX)? as usize),
-                "--seed" => o.seed = number(flag, value?, 0, u64::MAX)?,
-                other => return Err(format!("unknown option '{other}'")),
+                "--data" => o.data.push(args.value(flag)?),
+                "--out" => out = Some(args.value(flag)?),
+                "--epochs" => o.epochs = args.number(flag, 0, 100_000)? as u32,
+                "--batch" => o.batch = args.number(flag, 1, 100_000_000)? as usize,
+                "--lr" => o.lr = args.fraction(flag, 1e-6, 1000.0)?,
+                "--lambda" => o.lambda = args.fraction(flag, 0.0, 1.0)?,
+                "--reg" => o.reg = args.fraction(flag, 0.0, 1.0)?,
+                "--holdout" => o.holdout = args.fraction(flag, 0.0, 0.5)?,
+                "--limit" => o.limit = Some(args.number(flag, 1, u64::MAX)? as usize),
+                "--seed" => o.seed = args.number(flag, 0, u64::MAX)?,
+                _ => return Ok(false),
             }
+            Ok(true)
+        })?;
+        if parsed == Parsed::Help {
+            return Ok(Parsed::Help);
         }
-        o.out = out.ok_or("missing --out <file>")?;
+        o.out = out.ok_or(ArgError::Missing("--out <params.txt>"))?;
         if o.data.is_empty() {
-            return Err("missing --data <file>".into());
+            return Err(ArgError::Missing("--data <file>"));
         }
-        Ok(o)
+        Ok(Parsed::Run(o))
     }
 }
 
@@ -143,10 +173,20 @@ pub fn load(options: &Options, k_score: f64) -> Result<(Vec<Sample>, usize), Str
     let mut bad = 0;
     let limit = options.limit.unwrap_or(usize::MAX);
     let start = Instant::now();
+    let mut meter = progress::Progress::new(
+        "tune loading",
+        "positions",
+        options.limit.map(|limit| limit as u64),
+    );
+    let mut lines = 0u64;
     'files: for path in &options.data {
         let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
         for line in BufReader::new(file).lines() {
             let line = line.map_err(|e| format!("cannot read '{path}': {e}"))?;
+            lines += 1;
+            if lines % 4096 == 0 {
+                meter.update(samples.len() as u64, "");
+            }
             if line.trim().is_empty() {
                 continue;
             }
@@ -168,20 +208,15 @@ pub fn load(options: &Options, k_score: f64) -> Result<(Vec<Sample>, usize), Str
                 target: target as f32,
                 result: result as f32,
             });
-            if samples.len() % 100_000 == 0 {
-                eprint!(
-                    "\rtune: loaded {} positions ({:.0} s)",
-                    samples.len(),
-                    start.elapsed().as_secs_f64()
-                );
-            }
             if samples.len() >= limit {
                 break 'files;
             }
         }
     }
+    meter.update(samples.len() as u64, "");
+    meter.finish();
     eprintln!(
-        "\rtune: loaded {} positions ({:.0} s), {bad} bad lines",
+        "tune: loaded {} positions ({:.0} s), {bad} bad lines",
         samples.len(),
         start.elapsed().as_secs_f64()
     );
@@ -372,27 +407,19 @@ pub fn run(options: &Options) -> Result<(), String> {
         samples.len()
     );
     println!("epoch 0 loss {before:.6} held-out {held_before:.6}");
-    let timer = Instant::now();
-    let epochs = options.epochs;
+    let mut meter = progress::Progress::new("tune", "epochs", Some(u64::from(options.epochs)));
     let (tuned, curve) = adam(
         &mut samples,
         &start_weights,
         k,
         options,
         &mut |epoch, l, w| {
-            let width = 30;
-            let done = (epoch as usize * width) / epochs.max(1) as usize;
             let h = holdout_loss(w, k);
-            eprint!(
-                "\r[{}{}] epoch {epoch}/{epochs} loss {l:.6} held-out {h:.6} ({:.0} s)   ",
-                "#".repeat(done),
-                " ".repeat(width - done),
-                timer.elapsed().as_secs_f64()
-            );
-            println!("epoch {epoch} loss {l:.6} held-out {h:.6}");
+            meter.suspend(|| println!("epoch {epoch} loss {l:.6} held-out {h:.6}"));
+            meter.update(u64::from(epoch), &format!("loss {l:.6} held-out {h:.6}"));
         },
     );
-    eprintln!();
+    meter.finish();
     let rounded: Vec<(i32, i32)> = tuned
         .iter()
         .map(|&[m, e]| (m.round() as i32, e.round() as i32))
@@ -423,15 +450,43 @@ mod tests {
 
     use crate::tune::split_args as args;
 
+    fn parse(text: &str) -> Result<Options, ArgError> {
+        Options::parse(args(text)).map(|parsed| parsed.run().expect("not a help request"))
+    }
+
     #[test]
     fn options_reject_bad_input() {
-        assert!(Options::parse(&args("--out x")).is_err());
-        assert!(Options::parse(&args("--data d")).is_err());
-        assert!(Options::parse(&args("--data d --out x --lr -1")).is_err());
-        assert!(Options::parse(&args("--data d --out x --lambda 2")).is_err());
-        assert!(Options::parse(&args("--data d --out x --epochs x")).is_err());
-        let o = Options::parse(&args("--data d --out x --epochs 3 --seed 9")).unwrap();
+        assert_eq!(parse("--out x"), Err(ArgError::Missing("--data <file>")));
+        assert_eq!(
+            parse("--data d"),
+            Err(ArgError::Missing("--out <params.txt>"))
+        );
+        assert!(parse("--data d --out x --lr -1").is_err());
+        assert!(parse("--data d --out x --lambda 2").is_err());
+        assert!(parse("--data d --out x --epochs x").is_err());
+        assert_eq!(
+            parse("--data d --out x extra"),
+            Err(ArgError::UnexpectedArgument("extra".into()))
+        );
+        let o = parse("--data d --out x --epochs 3 --seed 9").unwrap();
         assert_eq!((o.epochs, o.seed), (3, 9));
+        let o = parse("--data=d --data e --out x --seed=0xff --lr=0.25").unwrap();
+        assert_eq!((o.data.len(), o.seed, o.lr), (2, 255, 0.25));
+        assert_eq!(Options::parse(args("--help")), Ok(Parsed::Help));
+    }
+
+    #[test]
+    fn usage_states_the_defaults() {
+        use crate::tune::options::documented_default as default;
+        let o = parse("--data d --out x").unwrap();
+        let real = |option| default(USAGE, option).and_then(|x| x.parse::<f64>().ok());
+        assert_eq!(real("--epochs"), Some(f64::from(o.epochs)));
+        assert_eq!(real("--batch"), Some(o.batch as f64));
+        assert_eq!(real("--lr"), Some(o.lr));
+        assert_eq!(real("--lambda"), Some(o.lambda));
+        assert_eq!(real("--reg"), Some(o.reg));
+        assert_eq!(real("--holdout"), Some(o.holdout));
+        assert_eq!(real("--seed"), Some(o.seed as f64));
     }
 
     /// A synthetic set where an extra white knight should win: the tuner
@@ -459,8 +514,7 @@ mod tests {
             .map(|&(m, e)| [f64::from(m) * 0.2, f64::from(e) * 0.2])
             .collect();
         let k = 0.01;
-        let options =
-            Options::parse(&args("--data d --out x --epochs 50 --batch 2 --lr 2")).unwrap();
+        let options = parse("--data d --out x --epochs 50 --batch 2 --lr 2").unwrap();
         let (mut a, mut b) = (samples.clone(), samples.clone());
         let (tuned, curve) = adam(&mut a, &w, k, &options, &mut |_, _, _| {});
         let (again, _) = adam(&mut b, &w, k, &options, &mut |_, _, _| {});

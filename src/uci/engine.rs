@@ -1,10 +1,12 @@
 //! The UCI protocol loop.
 //!
-//! The loop reads stdin line by line (invalid UTF-8 is replaced, never fatal),
-//! parses each line with [`command::parse`](super::command::parse) and acts on
-//! it. A `go` moves the searcher onto a search thread (a [`SearchThread`])
-//! together with a copy of the board; the loop keeps reading, so `isready`,
-//! `stop`, `ponderhit` and `quit` are answered while the search runs. The
+//! The loop reads stdin line by line (a [`LineReader`]: invalid UTF-8 is
+//! replaced, never fatal), parses each line with
+//! [`command::parse`](super::command::parse) and acts on it. A `go` moves
+//! the searcher onto a search thread (a [`SearchThread`], shared with
+//! XBoard) together with a copy of the board; the loop keeps reading, so
+//! `isready`, `stop`, `ponderhit` and `quit` are answered while the search
+//! runs. The
 //! searcher comes back when the thread is joined, which happens only when a
 //! command needs it. With `Threads` above one, that search thread runs the
 //! Lazy SMP helpers itself; this loop sees one search either way.
@@ -12,29 +14,21 @@
 //! Every problem with the input is reported as `info string …` and leaves the
 //! engine's state as it was; nothing on stdin can make the loop panic.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::command::{GoParams, PositionBase, UciCommand, parse};
+use super::command::{GoParams, PositionBase, UciCommand, UciError, parse};
 use super::options::{Effect, Options};
 use super::output;
-use crate::board::{Board, Color, PieceKind, Square};
-use crate::eval;
-use crate::movegen::{self, MoveList, generate_all};
-use crate::search::SearchShared;
+use crate::board::{Board, Color};
+use crate::eval::explain::explain;
+use crate::movegen;
+use crate::protocol::{LineReader, SearchFailed, SearchThread, display, send};
 use crate::search::limits::{Clock, Limits};
-use crate::search::threads::{SearchFailed, SearchThread};
-
-/// Writes one line to stdout and flushes it. Errors (a closed pipe) are
-/// ignored: the GUI has gone and `quit` or EOF will follow.
-pub fn send(line: &str) {
-    let mut out = io::stdout().lock();
-    let _ = writeln!(out, "{line}");
-    let _ = out.flush();
-}
+use crate::search::{SearchResult, SearchShared};
 
 /// Writes `info string <message>`, one line per line of the message.
 pub fn info_string(message: &str) {
@@ -73,15 +67,10 @@ impl Engine {
     }
 
     /// Runs the loop until `quit` or the end of `input`.
-    pub fn run(&mut self, mut input: impl BufRead) {
-        let mut buffer = Vec::new();
-        loop {
-            buffer.clear();
-            match input.read_until(b'\n', &mut buffer) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
-            let line = String::from_utf8_lossy(&buffer);
+    pub fn run(&mut self, input: impl BufRead) {
+        // UCI lines are not cut: a `position ... moves ...` line grows with
+        // the game.
+        for line in LineReader::new(input, usize::MAX) {
             if !self.handle_line(&line) {
                 break;
             }
@@ -93,7 +82,7 @@ impl Engine {
     pub fn handle_line(&mut self, line: &str) -> bool {
         let command = match parse(line) {
             Ok(c) => c,
-            Err(super::command::UciError::Empty) => return true,
+            Err(UciError::Empty) => return true,
             Err(e) => {
                 info_string(&e.to_string());
                 return true;
@@ -119,12 +108,7 @@ impl Engine {
             UciCommand::Position { base, moves } => self.set_position(&base, &moves),
             UciCommand::Go(go) => self.go(&go),
             UciCommand::Stop => self.stop_search(),
-            UciCommand::PonderHit => {
-                if let Some(shared) = self.search.shared() {
-                    shared.ponderhit.store(true, Ordering::Relaxed);
-                    shared.pondering.store(false, Ordering::Relaxed);
-                }
-            }
+            UciCommand::PonderHit => self.search.ponderhit(),
             UciCommand::Quit => return false,
             UciCommand::Display => self.display(),
             UciCommand::Eval => self.eval(),
@@ -153,23 +137,20 @@ impl Engine {
         match self.options.set(name, value) {
             Ok(applied) => {
                 if let Some(note) = applied.note {
-                    info_string(&note);
+                    info_string(&note.to_string());
                 }
                 match applied.effect {
                     Effect::None => {}
                     Effect::ClearHash => self.search.searcher().clear_hash(),
                     Effect::SetThreads(threads) => self.search.set_threads(threads),
                     Effect::ResizeHash(mib) => {
-                        let got = self.search.resize_hash(mib);
-                        if got < mib {
-                            info_string(&format!(
-                                "not enough memory for {mib} MiB of hash; using {got} MiB"
-                            ));
+                        if let Err(shortfall) = self.search.resize_hash(mib) {
+                            info_string(&shortfall.to_string());
                         }
                     }
                 }
             }
-            Err(message) => info_string(&message),
+            Err(error) => info_string(&error.to_string()),
         }
     }
 
@@ -287,7 +268,7 @@ impl Engine {
             },
         );
         if let Err(e) = started {
-            info_string(&format!("cannot start the search thread: {e}"));
+            info_string(&e.to_string());
             send("bestmove 0000");
         }
     }
@@ -315,84 +296,27 @@ impl Engine {
         }
     }
 
+    /// `d`: the board, its FEN, key, checkers and legal move count.
     fn display(&self) {
-        let mut text = String::from("\n +---+---+---+---+---+---+---+---+\n");
-        for rank in (0..8).rev() {
-            for file in 0..8 {
-                let c = Square::try_from_index(rank * 8 + file)
-                    .and_then(|sq| self.board.piece_on(sq))
-                    .map_or(' ', |p| p.to_char());
-                text.push_str(&format!(" | {c}"));
-            }
-            text.push_str(&format!(
-                " | {}\n +---+---+---+---+---+---+---+---+\n",
-                rank + 1
-            ));
-        }
-        text.push_str("   a   b   c   d   e   f   g   h\n\n");
-        text.push_str(&format!(
-            "Fen: {}\nKey: {:016X}\nCheckers:",
-            self.board.to_fen(),
-            self.board.key().0
-        ));
-        for sq in self.board.checkers() {
-            text.push_str(&format!(" {sq}"));
-        }
-        let mut moves = MoveList::new();
-        generate_all(&self.board, &mut moves);
-        text.push_str(&format!("\nLegal moves: {}", moves.len()));
-        for line in text.lines() {
-            send(line);
+        for line in display::board_diagram(&self.board) {
+            send(&line);
         }
     }
 
+    /// `eval`: the evaluation explained term by term.
     fn eval(&self) {
-        let packed = eval::psqt_sum(&self.board);
-        let phase = eval::phase(&self.board);
-        let white = eval::evaluate_white(&self.board);
-        send(&format!(
-            "PSQT+material (White): mg {} eg {}; phase {}/{}",
-            crate::eval::score::mg(packed),
-            crate::eval::score::eg(packed),
-            phase,
-            crate::eval::psqt::PHASE_MAX
-        ));
-        let mut material = String::from("Pieces (White-Black):");
-        for kind in PieceKind::ALL {
-            let w = self.board.pieces(Color::White, kind).count();
-            let b = self.board.pieces(Color::Black, kind).count();
-            material.push_str(&format!(" {kind:?} {w}-{b}"));
+        for line in explain(&self.board) {
+            send(&line);
         }
-        send(&material);
-        // Term groups, each side from its own point of view, blended by
-        // the phase like the total (which also applies the endgame
-        // table's scaling, not shown per term).
-        for share in eval::term_breakdown(&self.board) {
-            send(&format!(
-                "Term {}: White mg {} eg {} ({}), Black mg {} eg {} ({})",
-                share.name,
-                crate::eval::score::mg(share.white),
-                crate::eval::score::eg(share.white),
-                eval::blend(share.white, phase),
-                crate::eval::score::mg(share.black),
-                crate::eval::score::eg(share.black),
-                eval::blend(share.black, phase),
-            ));
-        }
-        send(&format!(
-            "Final evaluation: {} (White's view), {} (side to move)",
-            white,
-            eval::evaluate(&self.board)
-        ));
     }
 }
 
 /// Tells the GUI about a search that failed (a bug: its thread panicked):
 /// it still gets a `bestmove`, and the session goes on with a fresh
 /// searcher.
-fn report_failure(joined: Option<Result<crate::search::SearchResult, SearchFailed>>) {
+fn report_failure(joined: Option<Result<SearchResult, SearchFailed>>) {
     if let Some(Err(failure)) = joined {
-        info_string(&format!("internal error: {failure}"));
+        info_string(&failure.to_string());
         send("bestmove 0000");
     }
 }

@@ -16,7 +16,8 @@
 //! Cancelling a search (on `force`, `new`, `undo`…) sets its stop flag and
 //! joins it; its `SearchDone` arrives later with a stale id and is ignored.
 
-use std::io::{self, BufRead, Write};
+use std::fmt;
+use std::io::{self, BufRead};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -27,22 +28,20 @@ use super::command::{Command, CommandError, parse};
 use super::notation::{move_text, parse_move, thinking_line};
 use super::outcome::Outcome;
 use super::time_control::TimeControl;
-use crate::board::{Board, Color, Move};
+use crate::board::{Board, Color, FenError, Move};
 use crate::eval::score::{Score, is_mate};
 use crate::movegen::{MoveList, count_legal, generate_all};
+use crate::protocol::options::{HASH_MIB, threads as threads_range};
+use crate::protocol::{LineReader, SearchFailed, SearchThread, send};
 use crate::search::limits::Limits;
-use crate::search::threads::{SearchFailed, SearchThread, max_threads};
 use crate::search::{SearchResult, SearchShared};
+
 /// Least clock reserve for the pipe, XBoard and the operating system; the
 /// measured lag replaces it when larger.
 const MOVE_OVERHEAD_MS: u64 = 50;
 /// Largest lag sample believed (a GUI that stalled for seconds once should
 /// not make every later move a blitz move).
 const MAX_LAG_MS: u64 = 2_000;
-/// Hash size until the GUI sends `memory`.
-const DEFAULT_HASH_MIB: u64 = 16;
-/// Largest hash the `memory` command may ask for.
-const MAX_HASH_MIB: u64 = 65_536;
 /// Longer input lines are cut here (the longest real command, `setboard`,
 /// is under 100 bytes).
 const MAX_LINE_BYTES: usize = 16 * 1024;
@@ -67,14 +66,6 @@ const DRAW_ACCEPT_STABLE: usize = 3;
 /// claim, not an obligation: the engine plays on instead when its last
 /// score was above this.
 const CLAIM_UNLESS_ABOVE: Score = 100;
-
-/// Writes one line to stdout and flushes it. Errors (a closed pipe) are
-/// ignored: the GUI has gone, and end of input will follow.
-fn send(line: &str) {
-    let mut out = io::stdout().lock();
-    let _ = writeln!(out, "{line}");
-    let _ = out.flush();
-}
 
 /// The `feature` reply to `protover 2`.
 pub fn feature_line() -> String {
@@ -205,10 +196,10 @@ impl Session {
             post: Arc::new(AtomicBool::new(false)),
             ponder: false,
             resign_enabled: false,
-            hash_mib: DEFAULT_HASH_MIB,
+            hash_mib: HASH_MIB.default,
             pending_hash: None,
             pending_threads: None,
-            search: SearchThread::new(DEFAULT_HASH_MIB),
+            search: SearchThread::new(HASH_MIB.default),
             task: None,
             next_task_id: 0,
             events,
@@ -254,7 +245,7 @@ impl Session {
             Ok(command) => command,
             Err(CommandError::Empty) => return true,
             Err(error) => {
-                reply_error(&error.to_string(), line);
+                reply_error(&error, line);
                 return true;
             }
         };
@@ -269,7 +260,7 @@ impl Session {
             Command::Variant(name) => match name.as_str() {
                 "normal" => self.frc = false,
                 "fischerandom" => self.frc = true,
-                _ => reply_error("unsupported variant", line),
+                _ => reply_error(&Refused::UnsupportedVariant, line),
             },
             Command::Quit => return false,
             Command::Force => {
@@ -281,7 +272,7 @@ impl Session {
                     return true;
                 }
                 if !self.position_valid {
-                    reply_error("no valid position", line);
+                    reply_error(&Refused::NoValidPosition, line);
                     return true;
                 }
                 self.cancel_task();
@@ -305,9 +296,7 @@ impl Session {
             Command::UserMove(text) => self.user_move(&text),
             Command::MoveNow => {
                 if self.thinking() {
-                    if let Some(shared) = self.search.shared() {
-                        shared.stop.store(true, Ordering::Relaxed);
-                    }
+                    self.search.move_now();
                 }
             }
             Command::Ping(n) => {
@@ -390,7 +379,7 @@ impl Session {
             Err(error) => {
                 self.position_valid = false;
                 send("tellusererror Illegal position");
-                reply_error(&format!("illegal position: {error}"), line);
+                reply_error(&Refused::IllegalPosition(error), line);
             }
         }
         if self.mode == Mode::Analyze {
@@ -425,9 +414,9 @@ impl Session {
     fn take_back(&mut self, plies: usize, line: &str) {
         self.cancel_task();
         if !self.position_valid {
-            reply_error("no valid position", line);
+            reply_error(&Refused::NoValidPosition, line);
         } else if self.board.game_ply() < plies {
-            reply_error("no move to take back", line);
+            reply_error(&Refused::NoMoveToTakeBack, line);
         } else {
             for _ in 0..plies {
                 self.board.unmake_move();
@@ -445,34 +434,35 @@ impl Session {
         match (name, value) {
             ("Resign", Some("0")) => self.resign_enabled = false,
             ("Resign", Some("1")) => self.resign_enabled = true,
-            ("Resign", _) => reply_error("bad option value: expected 0 or 1", line),
-            _ => reply_error("unknown option", line),
+            ("Resign", _) => reply_error(&Refused::BadOptionValue, line),
+            _ => reply_error(&Refused::UnknownOption, line),
         }
     }
 
     fn set_hash(&mut self, mib: u64) {
-        let mib = mib.clamp(1, MAX_HASH_MIB);
+        let mib = HASH_MIB.clamp(mib);
         if self.task.is_some() {
             self.pending_hash = Some(mib);
             return;
         }
         self.hash_mib = mib;
-        let got = self.search.resize_hash(mib);
-        if got < mib {
-            send(&format!(
-                "# not enough memory for {mib} MiB of hash; using {got} MiB"
-            ));
+        if let Err(shortfall) = self.search.resize_hash(mib) {
+            send(&format!("# {shortfall}"));
         }
     }
 
-    /// `cores N`: search with N threads (Lazy SMP), at most the `Threads`
-    /// maximum of the UCI option. Applied when no search runs.
+    /// `cores N`: search with N threads (Lazy SMP), within the range of
+    /// the UCI option `Threads`. Applied when no search runs.
     fn set_cores(&mut self, cores: u64) {
-        let max = max_threads();
-        let threads = usize::try_from(cores).unwrap_or(max).clamp(1, max);
-        if u64::try_from(threads).ok() != Some(cores) {
-            send(&format!("# cores {cores}: using {threads} (1..{max})"));
+        let range = threads_range();
+        let clamped = range.clamp(cores);
+        if clamped != cores {
+            send(&format!(
+                "# cores {cores}: using {clamped} ({}..{})",
+                range.min, range.max
+            ));
         }
+        let threads = usize::try_from(clamped).unwrap_or(1);
         if self.task.is_some() {
             self.pending_threads = Some(threads);
             return;
@@ -553,7 +543,7 @@ impl Session {
         match spawned {
             Ok(()) => self.task = Some(Task { id, kind, started }),
             Err(error) => {
-                send(&format!("# cannot start the search thread: {error}"));
+                send(&format!("# {error}"));
                 if kind == TaskKind::Think {
                     self.play(None, 0);
                 }
@@ -598,7 +588,7 @@ impl Session {
             Some(Err(failure)) => {
                 // A panic in the search is a bug; the game goes on with a
                 // fresh searcher.
-                send(&format!("# internal error: {failure}"));
+                send(&format!("# {failure}"));
                 None
             }
             None => None,
@@ -771,59 +761,50 @@ fn clip(text: &str) -> String {
     text.trim().chars().take(MAX_ECHO_CHARS).collect()
 }
 
+/// Why the session refused a command that parsed (a [`CommandError`] is
+/// why one did not).
+#[derive(Debug)]
+enum Refused {
+    /// `variant` with a variant other than `normal` and `fischerandom`.
+    UnsupportedVariant,
+    /// A command that needs a position after a rejected `setboard`.
+    NoValidPosition,
+    /// `undo`/`remove` with fewer moves played than asked.
+    NoMoveToTakeBack,
+    /// `option Resign=` with a value other than 0 or 1.
+    BadOptionValue,
+    /// `option` with a name the engine did not declare.
+    UnknownOption,
+    /// `setboard` with a FEN that is not a legal position.
+    IllegalPosition(FenError),
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnsupportedVariant => f.write_str("unsupported variant"),
+            Self::NoValidPosition => f.write_str("no valid position"),
+            Self::NoMoveToTakeBack => f.write_str("no move to take back"),
+            Self::BadOptionValue => f.write_str("bad option value: expected 0 or 1"),
+            Self::UnknownOption => f.write_str("unknown option"),
+            Self::IllegalPosition(error) => write!(f, "illegal position: {error}"),
+        }
+    }
+}
+
 /// `Error (<reason>): <command>`.
-fn reply_error(reason: &str, line: &str) {
+fn reply_error(reason: &dyn fmt::Display, line: &str) {
     send(&format!("Error ({reason}): {}", clip(line)));
 }
 
 /// Reads lines into events until end of input.
-fn read_lines(mut input: impl BufRead, events: &Sender<Event>) {
-    let mut buffer = Vec::new();
-    loop {
-        buffer.clear();
-        match read_bounded_line(&mut input, &mut buffer) {
-            Ok(true) => {
-                let line = String::from_utf8_lossy(&buffer).into_owned();
-                if events.send(Event::Line(line)).is_err() {
-                    return;
-                }
-            }
-            Ok(false) | Err(_) => {
-                let _ = events.send(Event::Eof);
-                return;
-            }
+fn read_lines(input: impl BufRead, events: &Sender<Event>) {
+    for line in LineReader::new(input, MAX_LINE_BYTES) {
+        if events.send(Event::Line(line)).is_err() {
+            return;
         }
     }
-}
-
-/// Reads one line into `buffer`, keeping at most [`MAX_LINE_BYTES`] of it.
-/// Returns `false` at end of input.
-fn read_bounded_line(input: &mut impl BufRead, buffer: &mut Vec<u8>) -> io::Result<bool> {
-    let mut read_any = false;
-    loop {
-        let (used, done) = {
-            let available = match input.fill_buf() {
-                Ok(available) => available,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if available.is_empty() {
-                return Ok(read_any);
-            }
-            read_any = true;
-            let (chunk, used, done) = match available.iter().position(|&b| b == b'\n') {
-                Some(i) => (&available[..i], i + 1, true),
-                None => (available, available.len(), false),
-            };
-            let room = MAX_LINE_BYTES.saturating_sub(buffer.len());
-            buffer.extend_from_slice(&chunk[..chunk.len().min(room)]);
-            (used, done)
-        };
-        input.consume(used);
-        if done {
-            return Ok(true);
-        }
-    }
+    let _ = events.send(Event::Eof);
 }
 
 /// Runs a CECP session on `input` until `quit` or the end of input.
@@ -848,24 +829,6 @@ pub fn run_stdio() {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bounded_lines() {
-        let long = "x".repeat(MAX_LINE_BYTES * 2);
-        let text = format!("ping 1\r\n{long}\nlast");
-        let mut input = io::Cursor::new(text.into_bytes());
-        let mut buffer = Vec::new();
-        assert!(read_bounded_line(&mut input, &mut buffer).unwrap());
-        assert_eq!(buffer, b"ping 1\r");
-        buffer.clear();
-        assert!(read_bounded_line(&mut input, &mut buffer).unwrap());
-        assert_eq!(buffer.len(), MAX_LINE_BYTES);
-        buffer.clear();
-        assert!(read_bounded_line(&mut input, &mut buffer).unwrap());
-        assert_eq!(buffer, b"last");
-        buffer.clear();
-        assert!(!read_bounded_line(&mut input, &mut buffer).unwrap());
-    }
 
     #[test]
     fn features() {

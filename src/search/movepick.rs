@@ -1,12 +1,10 @@
-//! Move ordering: the heuristics that remember which moves were good
-//! (killers, history, counter-moves) and the move picker that hands out the
-//! moves of a node best-first.
+//! The move picker: hands out the moves of a node best-first.
 //!
 //! Order: the transposition-table move; captures and promotions that do not
 //! lose material (by SEE), most valuable victim first (MVV-LVA, a table from
 //! the root build script); the two killer moves of the ply; the counter-move
-//! to the opponent's last move; the other quiet moves by history score; last
-//! the captures that lose material.
+//! to the opponent's last move; the other quiet moves by history score (see
+//! [`history`](super::history)); last the captures that lose material.
 //!
 //! The picker works in stages and generates lazily: the TT move (checked
 //! for legality first) is tried before any move is generated, captures are
@@ -14,10 +12,9 @@
 //! move handed out, so a node that cuts off early pays for little
 //! generation, SEE or sorting.
 
-use super::params::HISTORY_MAX;
+use super::history::{Heuristics, HistoryKeys, opponent_attacks};
 use super::see::see_ge;
 use crate::board::{Board, Move, PieceKind};
-use crate::eval::score::MAX_PLY;
 use crate::movegen::{MoveList, generate_captures, generate_noisy, generate_quiets, is_legal};
 
 include!(concat!(env!("OUT_DIR"), "/mvv_lva.rs"));
@@ -28,218 +25,6 @@ const KILLER_1: i32 = 900_000_000;
 const KILLER_2: i32 = 800_000_000;
 const COUNTER: i32 = 700_000_000;
 const BAD_NOISY: i32 = -1_000_000_000;
-
-/// Quiet-move statistics shared by every node of a search (and kept between
-/// the searches of a game).
-#[derive(Debug)]
-pub struct Heuristics {
-    /// Two killer moves per ply: quiet moves that caused a cut-off at the
-    /// same ply in a sibling node.
-    killers: Vec<[Move; 2]>,
-    /// Butterfly history `[colour][from attacked][to attacked][from][to]`,
-    /// kept within ±`HISTORY_MAX`.
-    history: Vec<i32>,
-    /// The quiet move that refuted each `[piece][to]` of the previous move.
-    counters: Vec<Move>,
-    /// Continuation history `[previous piece][previous to][piece][to]`: how
-    /// good a quiet move was right after a given move (one ply earlier) or
-    /// after our own previous move (two plies earlier).
-    continuation: Vec<i32>,
-}
-
-/// Number of `[piece][to]` keys (12 coloured pieces × 64 squares).
-pub const PIECE_TO: usize = 12 * 64;
-
-/// What a node's quiet-move statistics are keyed by, besides the move.
-/// The picker builds it (see [`MovePicker::history_keys`]) only once a
-/// quiet move needs it: many nodes cut off before.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct HistoryKeys {
-    /// The `[piece][to]` of the moves made one and two plies earlier
-    /// (`None` at the root or after a null move).
-    pub keys: [Option<usize>; 2],
-    /// Squares the opponent attacks: the butterfly history is kept apart
-    /// for moves from and to attacked squares, since whether a move is good
-    /// depends much on whether it flees a threat or walks into one.
-    pub threats: u64,
-}
-
-/// Squares attacked by the side not to move (pawns, pieces and king).
-pub fn opponent_attacks(board: &Board) -> u64 {
-    use crate::movegen::attacks;
-    let them = !board.side_to_move();
-    let occupied = board.occupied();
-    let mut seen = 0u64;
-    for kind in PieceKind::ALL {
-        for sq in board.pieces(them, kind) {
-            seen |= attacks::piece(kind, them, sq, occupied).0;
-        }
-    }
-    seen
-}
-
-/// The `[piece][to]` key of `mv` in `board` (before it is made).
-pub fn piece_to(board: &Board, mv: Move) -> Option<usize> {
-    board
-        .piece_on(mv.from())
-        .map(|p| p.index() * 64 + mv.to().index())
-}
-
-impl Default for Heuristics {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Heuristics {
-    /// Empty statistics (zeroed allocations, no loops).
-    pub fn new() -> Self {
-        Self {
-            killers: vec![[Move::NULL; 2]; MAX_PLY as usize + 8],
-            history: vec![0; 2 * BUTTERFLY_PER_SIDE],
-            counters: vec![Move::NULL; 12 * 64],
-            continuation: vec![0; PIECE_TO * PIECE_TO],
-        }
-    }
-
-    /// Forgets everything (a new game).
-    pub fn clear(&mut self) {
-        *self = Self::new();
-    }
-
-    /// Forgets the killers only (a new search: the plies mean other positions).
-    pub fn clear_killers(&mut self) {
-        self.killers.iter_mut().for_each(|k| *k = [Move::NULL; 2]);
-    }
-
-    /// The killers of `ply`.
-    pub fn killers(&self, ply: usize) -> [Move; 2] {
-        self.killers[ply]
-    }
-
-    fn history_index(board: &Board, mv: Move, threats: u64) -> usize {
-        board.side_to_move().index() * BUTTERFLY_PER_SIDE + butterfly_index(mv, threats)
-    }
-
-    /// The history score of a quiet move: butterfly history plus both
-    /// continuation histories.
-    pub fn history(&self, board: &Board, mv: Move, conts: &HistoryKeys) -> i32 {
-        self.history_view(board, conts).score(board, mv)
-    }
-
-    /// The history tables as seen from one node (see [`HistoryView`]).
-    fn history_view<'a>(&'a self, board: &Board, conts: &HistoryKeys) -> HistoryView<'a> {
-        let side = board.side_to_move().index() * BUTTERFLY_PER_SIDE;
-        let row = |key: Option<usize>| {
-            key.map_or(&NO_CONTINUATION, |prev| {
-                self.continuation[prev * PIECE_TO..][..PIECE_TO]
-                    .try_into()
-                    .expect("a continuation row is PIECE_TO long")
-            })
-        };
-        HistoryView {
-            butterfly: self.history[side..][..BUTTERFLY_PER_SIDE]
-                .try_into()
-                .expect("a side's butterfly table is BUTTERFLY_PER_SIDE long"),
-            continuation: [row(conts.keys[0]), row(conts.keys[1])],
-            threats: conts.threats,
-        }
-    }
-
-    fn counter_index(board: &Board) -> Option<usize> {
-        let last = board.last_move().filter(|m| !m.is_null())?;
-        let piece = board.piece_on(last.to())?;
-        Some(piece.index() * 64 + last.to().index())
-    }
-
-    /// The remembered reply to the opponent's last move.
-    pub fn counter(&self, board: &Board) -> Move {
-        Self::counter_index(board).map_or(Move::NULL, |i| self.counters[i])
-    }
-
-    /// Rewards `best` (a quiet move that caused a cut-off at `ply` with
-    /// `depth` plies left) and punishes the quiet moves tried before it.
-    pub fn update_quiet(
-        &mut self,
-        board: &Board,
-        best: Move,
-        tried: &[Move],
-        depth: i32,
-        conts: &HistoryKeys,
-        ply: usize,
-    ) {
-        let killers = &mut self.killers[ply];
-        if killers[0] != best {
-            killers[1] = killers[0];
-            killers[0] = best;
-        }
-        if let Some(i) = Self::counter_index(board) {
-            self.counters[i] = best;
-        }
-        let bonus = (depth * depth * 8).min(HISTORY_MAX / 4);
-        self.reward(board, best, conts, bonus);
-        for &mv in tried.iter().filter(|&&m| m != best) {
-            self.reward(board, mv, conts, -bonus);
-        }
-    }
-
-    fn reward(&mut self, board: &Board, mv: Move, conts: &HistoryKeys, bonus: i32) {
-        gravity(
-            &mut self.history[Self::history_index(board, mv, conts.threats)],
-            bonus,
-        );
-        if let Some(key) = piece_to(board, mv) {
-            for prev in conts.keys.iter().flatten() {
-                gravity(&mut self.continuation[prev * PIECE_TO + key], bonus);
-            }
-        }
-    }
-}
-
-/// Butterfly history entries per side to move: `[from attacked][to
-/// attacked][from][to]`.
-const BUTTERFLY_PER_SIDE: usize = 4 * 64 * 64;
-
-/// The continuation row of a missing key (the root, or after a null move):
-/// adds nothing.
-static NO_CONTINUATION: [i32; PIECE_TO] = [0; PIECE_TO];
-
-/// The index of quiet move `mv` in its side's butterfly table, given the
-/// squares the opponent attacks.
-#[inline(always)]
-fn butterfly_index(mv: Move, threats: u64) -> usize {
-    let from_attacked = (threats >> mv.from().index()) as usize & 1;
-    let to_attacked = (threats >> mv.to().index()) as usize & 1;
-    (from_attacked * 2 + to_attacked) * 4096 + mv.from().index() * 64 + mv.to().index()
-}
-
-/// The history tables seen from one node: its side's butterfly table and
-/// the continuation rows of its two history keys (an all-zero row for a
-/// missing key), found once so that scoring each quiet move is three loads.
-/// The sum is the same as [`Heuristics::history`]'s, which is built on it.
-struct HistoryView<'a> {
-    butterfly: &'a [i32; BUTTERFLY_PER_SIDE],
-    continuation: [&'a [i32; PIECE_TO]; 2],
-    threats: u64,
-}
-
-impl HistoryView<'_> {
-    /// The history score of quiet move `mv` of `board`.
-    #[inline(always)]
-    fn score(&self, board: &Board, mv: Move) -> i32 {
-        let mut score = self.butterfly[butterfly_index(mv, self.threats)];
-        if let Some(key) = piece_to(board, mv) {
-            score += self.continuation[0][key] + self.continuation[1][key];
-        }
-        score
-    }
-}
-
-/// Moves `entry` towards ±`HISTORY_MAX` by `bonus`, more slowly the closer it
-/// already is, so scores stay bounded and recent results weigh more.
-fn gravity(entry: &mut i32, bonus: i32) {
-    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
-}
 
 /// Where a picked move came from; pruning and reductions treat the kinds
 /// differently.
@@ -683,6 +468,7 @@ mod tests {
     use super::*;
     use crate::movegen::generate_all;
     use crate::rng::Rng;
+    use crate::search::history::PIECE_TO;
 
     const STARTS: [&str; 5] = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -715,10 +501,8 @@ mod tests {
                 } else {
                     pick_old(&mut rng)
                 };
-                heuristics.killers[ply] = [pick_old(&mut rng), pick_old(&mut rng)];
-                for slot in heuristics.counters.iter_mut() {
-                    *slot = pick_old(&mut rng);
-                }
+                heuristics.set_killers(ply, [pick_old(&mut rng), pick_old(&mut rng)]);
+                heuristics.fill_counters(|| pick_old(&mut rng));
                 let conts = HistoryKeys {
                     keys: [Some((rng.next_u64() % PIECE_TO as u64) as usize), None],
                     threats: opponent_attacks(&board),

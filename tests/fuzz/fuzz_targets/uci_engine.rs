@@ -1,4 +1,4 @@
-//! Whole UCI sessions through the engine's line handler (search limited to
+//! Whole UCI conversations through the engine's line handler (search limited to
 //! tiny depths): no input may panic it.
 #![no_main]
 

@@ -1,8 +1,10 @@
 //! A minimal client for another UCI engine, shared by `kiln label` (which
 //! asks it for scores) and `kiln datagen --opponent` (which plays against
-//! it).
+//! it). Kiln is the GUI here: it starts the other engine as a child process
+//! and talks to it over pipes.
 
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::fmt;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 /// The score reported for a mate found by the other engine.
@@ -19,26 +21,86 @@ pub struct Reply {
     pub score: Option<i32>,
 }
 
+/// Why talking to the other engine failed.
+#[derive(Debug)]
+pub enum UciClientError {
+    /// The program could not be started.
+    Start {
+        /// The program.
+        path: String,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// The program started but its stdin or stdout could not be had.
+    NoPipes {
+        /// The program.
+        path: String,
+    },
+    /// Writing a command failed: the engine no longer reads its input.
+    Write(io::Error),
+    /// Reading failed.
+    Read(io::Error),
+    /// The engine closed its output (it exited or crashed).
+    Exited,
+}
+
+impl fmt::Display for UciClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Start { path, source } => write!(f, "cannot start '{path}': {source}"),
+            Self::NoPipes { path } => write!(f, "cannot talk to '{path}'"),
+            Self::Write(e) => write!(f, "the engine stopped reading: {e}"),
+            Self::Read(e) => write!(f, "cannot read from the engine: {e}"),
+            Self::Exited => f.write_str("the engine exited"),
+        }
+    }
+}
+
+impl std::error::Error for UciClientError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Start { source, .. } => Some(source),
+            Self::Write(e) | Self::Read(e) => Some(e),
+            Self::NoPipes { .. } | Self::Exited => None,
+        }
+    }
+}
+
+/// The tools report their errors as text (`Result<_, String>`).
+impl From<UciClientError> for String {
+    fn from(error: UciClientError) -> String {
+        error.to_string()
+    }
+}
+
 /// A running UCI engine, quit when dropped.
-pub struct UciEngine {
+pub struct UciClient {
     child: Child,
     input: BufWriter<ChildStdin>,
     output: BufReader<ChildStdout>,
 }
 
-impl UciEngine {
+impl UciClient {
     /// Starts `path`, completes the UCI handshake and sets its hash size.
-    pub fn start(path: &str, hash_mib: u64) -> Result<UciEngine, String> {
+    ///
+    /// # Errors
+    /// The program cannot be started or does not complete the handshake.
+    pub fn start(path: &str, hash_mib: u64) -> Result<UciClient, UciClientError> {
         let mut child = Command::new(path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("cannot start '{path}': {e}"))?;
+            .map_err(|source| UciClientError::Start {
+                path: path.to_string(),
+                source,
+            })?;
         let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
-            return Err(format!("cannot talk to '{path}'"));
+            return Err(UciClientError::NoPipes {
+                path: path.to_string(),
+            });
         };
-        let mut engine = UciEngine {
+        let mut engine = UciClient {
             child,
             input: BufWriter::new(input),
             output: BufReader::new(output),
@@ -51,7 +113,10 @@ impl UciEngine {
     }
 
     /// Tells the engine a new game starts and waits until it is ready.
-    pub fn new_game(&mut self) -> Result<(), String> {
+    ///
+    /// # Errors
+    /// The engine stopped reading or exited.
+    pub fn new_game(&mut self) -> Result<(), UciClientError> {
         self.send("ucinewgame")?;
         self.send("isready")?;
         self.wait_for("readyok")
@@ -59,7 +124,10 @@ impl UciEngine {
 
     /// Sends `position` (the full command, e.g. `position fen ... moves
     /// ...`) and `go` (e.g. `go depth 6`), and reads until `bestmove`.
-    pub fn search(&mut self, position: &str, go: &str) -> Result<Reply, String> {
+    ///
+    /// # Errors
+    /// The engine stopped reading or exited before `bestmove`.
+    pub fn search(&mut self, position: &str, go: &str) -> Result<Reply, UciClientError> {
         self.send(position)?;
         self.send(go)?;
         let mut reply = Reply::default();
@@ -84,28 +152,28 @@ impl UciEngine {
         }
     }
 
-    fn send(&mut self, command: &str) -> Result<(), String> {
+    fn send(&mut self, command: &str) -> Result<(), UciClientError> {
         writeln!(self.input, "{command}")
             .and_then(|()| self.input.flush())
-            .map_err(|e| format!("the engine stopped reading: {e}"))
+            .map_err(UciClientError::Write)
     }
 
-    fn read_line(&mut self) -> Result<String, String> {
+    fn read_line(&mut self) -> Result<String, UciClientError> {
         let mut line = String::new();
         match self.output.read_line(&mut line) {
-            Ok(0) => Err("the engine exited".into()),
+            Ok(0) => Err(UciClientError::Exited),
             Ok(_) => Ok(line),
-            Err(e) => Err(format!("cannot read from the engine: {e}")),
+            Err(e) => Err(UciClientError::Read(e)),
         }
     }
 
-    fn wait_for(&mut self, token: &str) -> Result<(), String> {
+    fn wait_for(&mut self, token: &str) -> Result<(), UciClientError> {
         while self.read_line()?.split_whitespace().next() != Some(token) {}
         Ok(())
     }
 }
 
-impl Drop for UciEngine {
+impl Drop for UciClient {
     fn drop(&mut self) {
         let _ = self.send("quit");
         let _ = self.child.wait();
@@ -154,6 +222,10 @@ mod tests {
 
     #[test]
     fn a_missing_engine_is_an_error() {
-        assert!(UciEngine::start("/nonexistent/engine", 1).is_err());
+        let error = UciClient::start("/nonexistent/engine", 1).err();
+        assert!(
+            matches!(&error, Some(UciClientError::Start { path, .. }) if path == "/nonexistent/engine"),
+            "{error:?}"
+        );
     }
 }

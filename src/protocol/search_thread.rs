@@ -1,0 +1,240 @@
+//! The thread a search runs on, for both protocols: it owns the
+//! [`Searcher`] while no search runs, moves it onto a search thread for each
+//! search and takes it back when that thread is joined, so the protocol loop
+//! stays responsive (`stop`, `isready`, `?`) while a search runs. With
+//! `Threads` above one, that thread runs the Lazy SMP helpers itself
+//! (see [`threads`](crate::search::threads)); the protocols see one search
+//! either way.
+
+use std::io;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread::{self, JoinHandle};
+
+use super::options::HashShortfall;
+use crate::board::Board;
+use crate::search::limits::Limits;
+use crate::search::threads::SEARCH_STACK_BYTES;
+use crate::search::{Report, SearchResult, SearchShared, Searcher};
+
+/// A search that could not finish: its thread panicked (a bug). The
+/// searcher has been replaced by a fresh one, so the transposition table
+/// and statistics are lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchFailed;
+
+impl std::fmt::Display for SearchFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("internal error: the search thread failed; hash table reset")
+    }
+}
+
+impl std::error::Error for SearchFailed {}
+
+/// The operating system would not start the search thread. The searcher
+/// went with it; a fresh one (same hash size and threads) replaces it.
+#[derive(Debug)]
+pub struct CannotStart(pub io::Error);
+
+impl std::fmt::Display for CannotStart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot start the search thread: {}", self.0)
+    }
+}
+
+impl std::error::Error for CannotStart {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
+}
+
+/// A running search.
+#[derive(Debug)]
+struct Running {
+    handle: JoinHandle<(Searcher, SearchResult)>,
+    shared: Arc<SearchShared>,
+}
+
+/// The protocol side of searching: owns the [`Searcher`] while no search
+/// runs, moves it onto a search thread for each search and takes it back
+/// when that thread is joined.
+#[derive(Debug)]
+pub struct SearchThread {
+    /// The searcher while no search runs.
+    idle: Option<Searcher>,
+    running: Option<Running>,
+    /// Hash size and threads to rebuild the searcher with if it is lost.
+    hash_mib: u64,
+    threads: usize,
+}
+
+impl SearchThread {
+    /// A one-thread searcher with a `hash_mib` MiB table, not yet searching.
+    pub fn new(hash_mib: u64) -> Self {
+        Self {
+            idle: Some(Searcher::new(hash_mib)),
+            running: None,
+            hash_mib,
+            threads: 1,
+        }
+    }
+
+    /// Starts searching `board` within `limits` on a new thread; a running
+    /// search is stopped first and its result dropped. The thread calls
+    /// `report` for every progress report and `finish` with the result as
+    /// soon as the move is decided (before Lazy SMP helpers have been
+    /// joined, see [`Searcher::search_then`]), before it can be joined.
+    ///
+    /// # Errors
+    /// [`CannotStart`]: the thread could not be created.
+    pub fn start(
+        &mut self,
+        mut board: Board,
+        limits: Limits,
+        move_overhead: u64,
+        shared: Arc<SearchShared>,
+        mut report: impl FnMut(&Report) + Send + 'static,
+        finish: impl FnOnce(&SearchResult) + Send + 'static,
+    ) -> Result<(), CannotStart> {
+        let mut finish = Some(finish);
+        let _ = self.stop();
+        let mut searcher = self.take_searcher();
+        let thread_shared = Arc::clone(&shared);
+        let handle = thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let result = searcher.search_then(
+                    &mut board,
+                    &limits,
+                    move_overhead,
+                    thread_shared,
+                    &mut report,
+                    &mut |decided| {
+                        if let Some(finish) = finish.take() {
+                            finish(decided);
+                        }
+                    },
+                );
+                (searcher, result)
+            })
+            .map_err(CannotStart)?;
+        self.running = Some(Running { handle, shared });
+        Ok(())
+    }
+
+    /// Whether a search thread exists (running, or finished but not yet
+    /// joined).
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Whether the search thread has finished and can be joined without
+    /// waiting.
+    pub fn is_finished(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| r.handle.is_finished())
+    }
+
+    /// The running search's flags.
+    pub fn shared(&self) -> Option<&Arc<SearchShared>> {
+        self.running.as_ref().map(|r| &r.shared)
+    }
+
+    /// `ponderhit`: the running search stops pondering and starts its
+    /// clock.
+    pub fn ponderhit(&self) {
+        if let Some(shared) = self.shared() {
+            shared.ponderhit.store(true, Ordering::Relaxed);
+            shared.pondering.store(false, Ordering::Relaxed);
+        }
+    }
+
+    /// Asks the running search to stop and play the best move found so far,
+    /// without waiting for it (its thread still has to be joined).
+    pub fn move_now(&self) {
+        if let Some(shared) = self.shared() {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Tells the running search to stop (also ending pondering) and joins
+    /// it. `None` when no search was running.
+    pub fn stop(&mut self) -> Option<Result<SearchResult, SearchFailed>> {
+        let running = self.running.as_ref()?;
+        running.shared.stop.store(true, Ordering::Relaxed);
+        running.shared.pondering.store(false, Ordering::Relaxed);
+        self.join()
+    }
+
+    /// Waits for the running search to end by itself and takes the
+    /// searcher back. `None` when no search was running.
+    pub fn join(&mut self) -> Option<Result<SearchResult, SearchFailed>> {
+        let running = self.running.take()?;
+        Some(match running.handle.join() {
+            Ok((searcher, result)) => {
+                self.idle = Some(searcher);
+                Ok(result)
+            }
+            Err(_) => {
+                // A panic in the search is a bug; keep the protocol alive
+                // with a fresh searcher rather than dying with it.
+                self.idle = Some(fresh_searcher(self.hash_mib, self.threads));
+                Err(SearchFailed)
+            }
+        })
+    }
+
+    /// The searcher, stopping any running search first (its result is
+    /// dropped).
+    pub fn searcher(&mut self) -> &mut Searcher {
+        let _ = self.stop();
+        let (hash_mib, threads) = (self.hash_mib, self.threads);
+        self.idle
+            .get_or_insert_with(|| fresh_searcher(hash_mib, threads))
+    }
+
+    /// Resizes the hash table to `mib` MiB (stopping any search).
+    ///
+    /// # Errors
+    /// That much memory could not be had: the table is smaller (the
+    /// [`HashShortfall`] says how big).
+    pub fn resize_hash(&mut self, mib: u64) -> Result<(), HashShortfall> {
+        self.hash_mib = mib;
+        let got = self.searcher().resize_hash(mib);
+        if got < mib {
+            return Err(HashShortfall {
+                requested: mib,
+                got,
+            });
+        }
+        Ok(())
+    }
+
+    /// Sets the number of search threads (stopping any search).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+        let threads = self.threads;
+        self.searcher().set_threads(threads);
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    fn take_searcher(&mut self) -> Searcher {
+        match self.idle.take() {
+            Some(searcher) => searcher,
+            None => fresh_searcher(self.hash_mib, self.threads),
+        }
+    }
+}
+
+/// A searcher with a `hash_mib` MiB table and `threads` threads.
+fn fresh_searcher(hash_mib: u64, threads: usize) -> Searcher {
+    let mut searcher = Searcher::new(hash_mib);
+    searcher.set_threads(threads);
+    searcher
+}

@@ -1,0 +1,186 @@
+//! Iterative deepening and aspiration windows: the search of one thread,
+//! from the prepared root to its result. Each iteration searches one ply
+//! deeper than the last (every MultiPV line in turn), through a window
+//! around the previous score that widens when the score falls outside it,
+//! and leaves a complete answer behind should time run out.
+
+use std::time::{Duration, Instant};
+
+use super::params::{
+    ASPIRATION_MAX_DELTA, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, TIME_STABILITY_SCALE,
+};
+use super::threads::helper_skips;
+use super::tt::Bound;
+use super::{Report, SearchResult, Searcher};
+use crate::board::{Board, Move};
+use crate::eval::score::{INFINITE, MATE, MAX_PLY, Score, is_mate};
+use crate::movegen::MoveList;
+
+impl Searcher {
+    /// Iterative deepening on the prepared root: the whole search of one
+    /// thread.
+    pub(super) fn iterate(
+        &mut self,
+        board: &mut Board,
+        start: Instant,
+        report: &mut dyn FnMut(&Report),
+    ) -> SearchResult {
+        let limits = self.limits.clone();
+        let max_depth = limits.depth.unwrap_or(MAX_PLY - 1).clamp(1, MAX_PLY - 1);
+        let all_root = self.root_moves.clone();
+        let lines = limits.multi_pv.clamp(1, all_root.len());
+        let mut result = SearchResult {
+            best: all_root[0],
+            ponder: None,
+            score: -INFINITE,
+            depth: 0,
+            nodes: 0,
+        };
+        // Previous iteration's score of each line, for its aspiration window.
+        let mut line_scores = vec![-INFINITE; lines];
+        let mut stable_iterations = 0;
+
+        // Step 1. Iterative deepening: each iteration orders the next one
+        // through the TT and the history tables, and leaves a complete
+        // answer behind should time run out.
+        'deepening: for depth in 1..=max_depth {
+            if helper_skips(self.thread_index, depth, self.root_ply) && depth < max_depth {
+                continue;
+            }
+            // Step 2. MultiPV: line `k` searches the root without the best
+            // moves of lines `0..k`.
+            let mut found: Vec<(Move, Option<Move>, Score)> = Vec::with_capacity(lines);
+            for (line, line_score) in line_scores.iter_mut().enumerate() {
+                self.root_moves = MoveList::new();
+                for &mv in all_root
+                    .iter()
+                    .filter(|m| !found.iter().any(|f| f.0 == **m))
+                {
+                    self.root_moves.push(mv);
+                }
+                self.seldepth = 0;
+                let score = self.aspiration(board, depth, *line_score, start, report);
+                if self.stopped && (depth > 1 || line > 0) {
+                    break 'deepening;
+                }
+                let pv = self.pv[0].clone();
+                let best = pv.first().copied().unwrap_or(self.root_moves[0]);
+                *line_score = score;
+                found.push((best, pv.get(1).copied(), score));
+                report(&Report {
+                    depth,
+                    seldepth: self.seldepth,
+                    multipv: line + 1,
+                    score,
+                    bound: None,
+                    nodes: self.nodes_all_threads(),
+                    elapsed: start.elapsed(),
+                    hashfull: self.tt.hashfull(),
+                    pv,
+                });
+                if self.stopped {
+                    break;
+                }
+            }
+            let Some(&(best, ponder, score)) = found.first() else {
+                break;
+            };
+            stable_iterations = if best == result.best {
+                stable_iterations + 1
+            } else {
+                0
+            };
+            result = SearchResult {
+                best,
+                ponder,
+                score,
+                depth,
+                nodes: self.nodes,
+            };
+            if self.thread_index > 0 {
+                self.sync.publish(self.thread_index, &result);
+            }
+            if self.stopped {
+                break;
+            }
+            // A mate seen with this much depth to spare will not get
+            // shorter: stop instead of printing the same line up to the
+            // maximum depth (infinite and ponder searches then wait).
+            if is_mate(score) && depth >= 2 * (MATE - score.abs()) + 4 {
+                break;
+            }
+            if let Some(mate) = limits.mate {
+                if is_mate(score) && score > 0 && MATE - score < mate.saturating_mul(2) {
+                    break;
+                }
+            }
+            // Step 3. Time: stop early when the best move has been stable
+            // for a while, think longer while it keeps changing.
+            if !self.pondering() {
+                let scale =
+                    TIME_STABILITY_SCALE[stable_iterations.min(TIME_STABILITY_SCALE.len() - 1)];
+                let single_reply = all_root.len() == 1 && self.time.soft_ms().is_some();
+                if single_reply || self.time.soft_expired(scale) {
+                    break;
+                }
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// Step 4. Aspiration windows: search a narrow window around the
+    /// previous score, widening it on each failure.
+    fn aspiration(
+        &mut self,
+        board: &mut Board,
+        depth: i32,
+        previous: Score,
+        start: Instant,
+        report: &mut dyn FnMut(&Report),
+    ) -> Score {
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !is_mate(previous) {
+            (
+                (previous - delta).max(-INFINITE),
+                (previous + delta).min(INFINITE),
+            )
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.negamax(board, alpha, beta, depth, 0, false);
+            if self.stopped {
+                return score;
+            }
+            let bound = if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+                Bound::Upper
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+                Bound::Lower
+            } else {
+                return score;
+            };
+            if start.elapsed() > Duration::from_secs(1) {
+                report(&Report {
+                    depth,
+                    seldepth: self.seldepth,
+                    multipv: 1,
+                    score,
+                    bound: Some(bound),
+                    nodes: self.nodes_all_threads(),
+                    elapsed: start.elapsed(),
+                    hashfull: self.tt.hashfull(),
+                    pv: self.pv[0].clone(),
+                });
+            }
+            delta += delta / 2;
+            if delta > ASPIRATION_MAX_DELTA {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+}

@@ -1,0 +1,652 @@
+//! `kiln plot`: the pictures of the tuning documentation, as PNG files.
+//!
+//! - `psqt.png`: the middlegame and endgame piece-square table of each piece
+//!   from a parameter file in the format of `src/eval/params.txt`, as heat
+//!   maps. What is shown is each table's own values, the positional bonus in
+//!   centipawns that the square adds to the piece's material (the file keeps
+//!   material apart and the build script folds it in); the material is
+//!   written in each map's title. Boards are drawn from White's side, rank 8
+//!   at the top, with every value printed in its square; one diverging colour
+//!   scale, symmetric about zero, serves all twelve maps so that their colours
+//!   compare. The pawn's first and last ranks, where no pawn stands, are grey.
+//! - `loss.png` (when a loss log is given): the training and held-out loss
+//!   per epoch, read from the standard output of `kiln tune`, whose lines
+//!   `epoch N loss X held-out Y` give them (epoch 0 is the loss of the
+//!   starting weights; other lines are ignored). A run without held-out
+//!   positions prints a held-out loss of 0 throughout: that curve is left out.
+//!
+//! Everything is drawn in memory and encoded by `png`; the text uses a subset
+//! of DejaVu Sans compiled into the binary (`fonts/`), so rendering needs no
+//! system library and no installed font.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use kiln_params::{self as params_file, PIECES};
+
+/// The font every text is drawn in (licence: `fonts/LICENSE-DejaVu.txt`).
+const FONT: &[u8] = include_bytes!("fonts/DejaVuSans-ascii.ttf");
+
+/// The family name the font is registered under; plotters draws axis labels
+/// in this family unless told otherwise.
+const FAMILY: &str = "sans-serif";
+
+/// What to draw and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// A parameter file in the format of `src/eval/params.txt`.
+    pub params: PathBuf,
+    /// The standard output of a `kiln tune` run, if its loss curve is wanted.
+    pub losses: Option<PathBuf>,
+    /// The folder the pictures are written to (created if missing).
+    pub out: PathBuf,
+}
+
+/// Why no picture could be made.
+#[derive(Debug)]
+pub enum PlotError {
+    /// An input file could not be read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The parameter file is not in the format of `src/eval/params.txt`.
+    Params {
+        /// The file.
+        path: PathBuf,
+        /// What the parser said.
+        error: params_file::ParamsError,
+    },
+    /// A line of the loss log that starts with `epoch` is not
+    /// `epoch N loss X held-out Y` with epochs counting up.
+    LossLine {
+        /// The log.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The loss log has no `epoch N loss X held-out Y` line.
+    NoEpochs {
+        /// The log.
+        path: PathBuf,
+    },
+    /// The output folder could not be created.
+    CreateDir {
+        /// The folder.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A picture could not be drawn or written.
+    Write {
+        /// The picture's file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+impl fmt::Display for PlotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlotError::Read { path, source } => {
+                write!(f, "cannot read '{}': {source}", path.display())
+            }
+            PlotError::Params { path, error } => write!(
+                f,
+                "'{}' is not a parameter file like src/eval/params.txt: {error}",
+                path.display()
+            ),
+            PlotError::LossLine {
+                path,
+                line,
+                message,
+            } => write!(f, "{}:{line}: {message}", path.display()),
+            PlotError::NoEpochs { path } => write!(
+                f,
+                "'{}' has no 'epoch N loss X held-out Y' line (expected the standard output of 'kiln tune')",
+                path.display()
+            ),
+            PlotError::CreateDir { path, source } => {
+                write!(f, "cannot create folder '{}': {source}", path.display())
+            }
+            PlotError::Write { path, message } => {
+                write!(f, "cannot write '{}': {message}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for PlotError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PlotError::Read { source, .. } | PlotError::CreateDir { source, .. } => Some(source),
+            PlotError::Params { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// Draws the pictures `options` ask for; returns the files written
+/// (`psqt.png`, then `loss.png` if a loss log was given). Every input is
+/// read and checked before anything is written.
+pub fn run(options: &Options) -> Result<Vec<PathBuf>, PlotError> {
+    let text = read(&options.params)?;
+    let params = params_file::parse(&text).map_err(|error| PlotError::Params {
+        path: options.params.clone(),
+        error,
+    })?;
+    let losses = match &options.losses {
+        Some(path) => Some(parse_losses(path, &read(path)?)?),
+        None => None,
+    };
+    std::fs::create_dir_all(&options.out).map_err(|source| PlotError::CreateDir {
+        path: options.out.clone(),
+        source,
+    })?;
+    // Registering again replaces the font with itself: harmless, and it
+    // keeps `run` free of any state set up beforehand.
+    plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).map_err(|_| {
+        PlotError::Write {
+            path: options.out.clone(),
+            message: "the compiled-in font is not a valid TrueType font".into(),
+        }
+    })?;
+
+    let source = file_name(&options.params);
+    let mut written = Vec::new();
+    let path = options.out.join("psqt.png");
+    render(&path, PSQT_SIZE, |area| draw_psqt(area, &params, &source))?;
+    written.push(path);
+    if let (Some(losses), Some(log)) = (losses, &options.losses) {
+        let path = options.out.join("loss.png");
+        render(&path, LOSS_SIZE, |area| {
+            draw_losses(area, &losses, &file_name(log))
+        })?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+fn read(path: &Path) -> Result<String, PlotError> {
+    std::fs::read_to_string(path).map_err(|source| PlotError::Read {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The last component of `path`, for titles.
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .unwrap_or(path.as_os_str())
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// One epoch of a tuning run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Epoch {
+    number: u32,
+    training: f64,
+    held_out: f64,
+}
+
+/// The loss curve in a `kiln tune` log, and the log's description of the
+/// data (`<n> training and <m> held-out positions`) if it has one.
+struct Losses {
+    epochs: Vec<Epoch>,
+    data: Option<String>,
+}
+
+fn parse_losses(path: &Path, text: &str) -> Result<Losses, PlotError> {
+    let mut epochs: Vec<Epoch> = Vec::new();
+    let mut data = None;
+    for (n, line) in text.lines().enumerate() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        // `K 0.006000, 90000 training and 10000 held-out positions`
+        if let ["K", _, rest @ ..] = &words[..] {
+            if rest.ends_with(&["positions"]) {
+                data = Some(rest.join(" "));
+            }
+            continue;
+        }
+        if words.first() != Some(&"epoch") {
+            continue;
+        }
+        let bad = |message: String| PlotError::LossLine {
+            path: path.to_path_buf(),
+            line: n + 1,
+            message,
+        };
+        let ["epoch", number, "loss", training, "held-out", held_out] = words[..] else {
+            return Err(bad(format!(
+                "expected 'epoch N loss X held-out Y', found '{}'",
+                line.trim()
+            )));
+        };
+        let number = number
+            .parse::<u32>()
+            .map_err(|_| bad(format!("bad epoch number '{number}'")))?;
+        let loss = |word: &str| match word.parse::<f64>() {
+            Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+            _ => Err(bad(format!("bad loss '{word}'"))),
+        };
+        let epoch = Epoch {
+            number,
+            training: loss(training)?,
+            held_out: loss(held_out)?,
+        };
+        if let Some(last) = epochs.last() {
+            if number <= last.number {
+                return Err(bad(format!(
+                    "epoch {number} after epoch {}: one run's log at a time, please",
+                    last.number
+                )));
+            }
+        }
+        epochs.push(epoch);
+    }
+    if epochs.is_empty() {
+        return Err(PlotError::NoEpochs {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(Losses { epochs, data })
+}
+
+/// Draws a `size` picture with `draw` and writes it to `path` as a PNG.
+fn render(
+    path: &Path,
+    size: (u32, u32),
+    draw: impl FnOnce(&DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), String>,
+) -> Result<(), PlotError> {
+    let failed = |message: String| PlotError::Write {
+        path: path.to_path_buf(),
+        message,
+    };
+    let mut rgb = vec![0u8; size.0 as usize * size.1 as usize * 3];
+    {
+        let area = BitMapBackend::with_buffer(&mut rgb, size).into_drawing_area();
+        area.fill(&WHITE).map_err(|e| failed(e.to_string()))?;
+        draw(&area).map_err(failed)?;
+        area.present().map_err(|e| failed(e.to_string()))?;
+    }
+    let file = std::fs::File::create(path).map_err(|e| failed(e.to_string()))?;
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), size.0, size.1);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::High);
+    let mut writer = encoder.write_header().map_err(|e| failed(e.to_string()))?;
+    writer
+        .write_image_data(&rgb)
+        .map_err(|e| failed(e.to_string()))?;
+    writer.finish().map_err(|e| failed(e.to_string()))
+}
+
+/// A drawing error as text (the picture's path is added by [`render`]).
+fn text_of(error: impl fmt::Display) -> String {
+    error.to_string()
+}
+
+fn style(size: u32, color: RGBColor) -> TextStyle<'static> {
+    TextStyle {
+        font: (FAMILY, size).into_font(),
+        color: color.to_backend_color(),
+        pos: Pos::default(),
+    }
+}
+
+fn anchored(style: TextStyle<'static>, h: HPos, v: VPos) -> TextStyle<'static> {
+    style.pos(Pos::new(h, v))
+}
+
+const INK: RGBColor = RGBColor(40, 40, 40);
+const GREY: RGBColor = RGBColor(205, 205, 205);
+
+// Layout of psqt.png: four boards a row (a piece's middlegame and endgame
+// side by side), three rows, the colour scale at the right.
+const SQUARE: i32 = 34;
+const BOARD: i32 = 8 * SQUARE;
+const HEADER: i32 = 84;
+const LEFT: i32 = 40;
+const RANK_LABELS: i32 = 20;
+const BOARD_GAP: i32 = 22;
+const PIECE_GAP: i32 = 56;
+const BOARD_TITLE: i32 = 34;
+const ROW_HEIGHT: i32 = BOARD_TITLE + BOARD + 56;
+const SCALE_LEFT: i32 = LEFT + 4 * (RANK_LABELS + BOARD) + 2 * BOARD_GAP + PIECE_GAP + 56;
+const PSQT_SIZE: (u32, u32) = ((SCALE_LEFT + 140) as u32, (HEADER + 3 * ROW_HEIGHT) as u32);
+
+/// Diverging colour scale (ColorBrewer RdBu, 11 classes): red for
+/// penalties, white for zero, blue for bonuses.
+const SCALE: [RGBColor; 11] = [
+    RGBColor(103, 0, 31),
+    RGBColor(178, 24, 43),
+    RGBColor(214, 96, 77),
+    RGBColor(244, 165, 130),
+    RGBColor(253, 219, 199),
+    RGBColor(247, 247, 247),
+    RGBColor(209, 229, 240),
+    RGBColor(146, 197, 222),
+    RGBColor(67, 147, 195),
+    RGBColor(33, 102, 172),
+    RGBColor(5, 48, 97),
+];
+
+/// The colour of `t` in `-1..=1` (clamped) on [`SCALE`].
+fn scale_color(t: f64) -> RGBColor {
+    let x = (t.clamp(-1.0, 1.0) + 1.0) / 2.0 * (SCALE.len() - 1) as f64;
+    let i = (x.floor() as usize).min(SCALE.len() - 2);
+    let f = x - i as f64;
+    let (a, b) = (SCALE[i], SCALE[i + 1]);
+    let mix = |p: u8, q: u8| (f64::from(p) + (f64::from(q) - f64::from(p)) * f).round() as u8;
+    RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+/// Dark text on light squares, white on saturated ones.
+fn text_color(background: RGBColor) -> RGBColor {
+    let luma = 0.299 * f64::from(background.0)
+        + 0.587 * f64::from(background.1)
+        + 0.114 * f64::from(background.2);
+    if luma < 140.0 { WHITE } else { INK }
+}
+
+fn capitalised(name: &str) -> String {
+    let mut chars = name.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_ascii_uppercase().to_string() + chars.as_str()
+    })
+}
+
+fn draw_psqt(
+    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    params: &params_file::Params,
+    source: &str,
+) -> Result<(), String> {
+    let all = params
+        .tables
+        .iter()
+        .flat_map(|(mg, eg)| mg.iter().chain(eg));
+    let (lo, hi) = all.fold((0, 0), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    // The scale's end: the largest magnitude, rounded up to a multiple of 10.
+    let end = ((lo.abs().max(hi).max(1) + 9) / 10 * 10) as f64;
+
+    let title = format!("Piece-square tables of {source}");
+    area.draw_text(
+        &title,
+        &anchored(style(30, INK), HPos::Center, VPos::Top),
+        (PSQT_SIZE.0 as i32 / 2, 14),
+    )
+    .map_err(text_of)?;
+    area.draw_text(
+        "centipawns the square adds to the piece's material, White's side, rank 8 at the top",
+        &anchored(style(19, INK), HPos::Center, VPos::Top),
+        (PSQT_SIZE.0 as i32 / 2, 52),
+    )
+    .map_err(text_of)?;
+
+    for (piece, name) in PIECES.iter().enumerate() {
+        let (row, pair) = (piece / 2, piece % 2);
+        let (mg, eg) = &params.tables[piece];
+        let (mg_material, eg_material) = params.material[piece];
+        for (stage, (table, stage_name, material)) in [
+            (mg, "middlegame", mg_material),
+            (eg, "endgame", eg_material),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let column = pair as i32 * 2 + stage as i32;
+            let x = LEFT
+                + column * (RANK_LABELS + BOARD)
+                + (column - pair as i32) * BOARD_GAP
+                + pair as i32 * PIECE_GAP
+                + RANK_LABELS;
+            let y = HEADER + row as i32 * ROW_HEIGHT + BOARD_TITLE;
+            let title = format!("{} {stage_name} (material {material})", capitalised(name));
+            let never = |rank: usize| *name == "pawn" && (rank == 0 || rank == 7);
+            draw_board(area, (x, y), &title, table, end, never)?;
+        }
+    }
+    draw_scale(area, end, lo, hi)
+}
+
+/// One 8×8 map with its top-left corner at `at`; squares on the ranks
+/// (0-based) where `never` holds are grey and unlabelled.
+fn draw_board(
+    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    at: (i32, i32),
+    title: &str,
+    table: &[i32; 64],
+    end: f64,
+    never: impl Fn(usize) -> bool,
+) -> Result<(), String> {
+    let (x0, y0) = at;
+    area.draw_text(
+        title,
+        &anchored(style(18, INK), HPos::Center, VPos::Bottom),
+        (x0 + BOARD / 2, y0 - 10),
+    )
+    .map_err(text_of)?;
+    for rank in 0..8 {
+        for file in 0..8 {
+            let value = table[rank * 8 + file];
+            let left = x0 + file as i32 * SQUARE;
+            let top = y0 + (7 - rank as i32) * SQUARE;
+            let color = if never(rank) {
+                GREY
+            } else {
+                scale_color(f64::from(value) / end)
+            };
+            area.draw(&Rectangle::new(
+                [(left, top), (left + SQUARE, top + SQUARE)],
+                color.filled(),
+            ))
+            .map_err(text_of)?;
+            if !never(rank) {
+                area.draw_text(
+                    &value.to_string(),
+                    &anchored(style(13, text_color(color)), HPos::Center, VPos::Center),
+                    (left + SQUARE / 2, top + SQUARE / 2),
+                )
+                .map_err(text_of)?;
+            }
+        }
+    }
+    area.draw(&Rectangle::new(
+        [(x0, y0), (x0 + BOARD, y0 + BOARD)],
+        INK.stroke_width(1),
+    ))
+    .map_err(text_of)?;
+    for i in 0..8 {
+        let file = char::from(b'a' + i as u8).to_string();
+        area.draw_text(
+            &file,
+            &anchored(style(15, INK), HPos::Center, VPos::Top),
+            (x0 + i * SQUARE + SQUARE / 2, y0 + BOARD + 6),
+        )
+        .map_err(text_of)?;
+        area.draw_text(
+            &(8 - i).to_string(),
+            &anchored(style(15, INK), HPos::Right, VPos::Center),
+            (x0 - 6, y0 + i * SQUARE + SQUARE / 2),
+        )
+        .map_err(text_of)?;
+    }
+    Ok(())
+}
+
+/// The colour bar from `-end` to `end`, and the range the tables span.
+fn draw_scale(
+    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    end: f64,
+    lo: i32,
+    hi: i32,
+) -> Result<(), String> {
+    let (x0, width) = (SCALE_LEFT, 26);
+    let top = HEADER + BOARD_TITLE + 40;
+    let height = 3 * ROW_HEIGHT - 2 * BOARD_TITLE - 140;
+    area.draw_text(
+        "centipawns",
+        &anchored(style(16, INK), HPos::Center, VPos::Bottom),
+        (x0 + width / 2, top - 14),
+    )
+    .map_err(text_of)?;
+    for dy in 0..height {
+        let t = 1.0 - 2.0 * f64::from(dy) / f64::from(height - 1);
+        area.draw(&Rectangle::new(
+            [(x0, top + dy), (x0 + width, top + dy + 1)],
+            scale_color(t).filled(),
+        ))
+        .map_err(text_of)?;
+    }
+    area.draw(&Rectangle::new(
+        [(x0, top), (x0 + width, top + height)],
+        INK.stroke_width(1),
+    ))
+    .map_err(text_of)?;
+    for tick in 0..=4 {
+        let value = end - end * f64::from(tick) / 2.0;
+        let y = top + (height - 1) * tick / 4;
+        area.draw(&PathElement::new(
+            vec![(x0 + width, y), (x0 + width + 6, y)],
+            INK,
+        ))
+        .map_err(text_of)?;
+        area.draw_text(
+            &format!("{value:+.0}").replace("+0", "0"),
+            &anchored(style(15, INK), HPos::Left, VPos::Center),
+            (x0 + width + 10, y),
+        )
+        .map_err(text_of)?;
+    }
+    for (i, line) in ["tables span", &format!("{lo} to {hi}")].iter().enumerate() {
+        area.draw_text(
+            line,
+            &anchored(style(15, INK), HPos::Center, VPos::Top),
+            (x0 + width / 2 + 12, top + height + 20 + 20 * i as i32),
+        )
+        .map_err(text_of)?;
+    }
+    Ok(())
+}
+
+const LOSS_SIZE: (u32, u32) = (1000, 600);
+/// Height of the band above the plot that holds the caption and legend.
+const HEAD: i32 = 84;
+/// Okabe-Ito blue and vermillion: told apart with any colour vision.
+const TRAINING: RGBColor = RGBColor(0, 114, 178);
+const HELD_OUT: RGBColor = RGBColor(213, 94, 0);
+
+fn draw_losses(
+    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    losses: &Losses,
+    source: &str,
+) -> Result<(), String> {
+    let epochs = &losses.epochs;
+    let with_held_out = epochs.iter().any(|e| e.held_out != 0.0);
+    let values = epochs.iter().flat_map(|e| {
+        [e.training]
+            .into_iter()
+            .chain(with_held_out.then_some(e.held_out))
+    });
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    let pad = ((hi - lo) * 0.08).max(hi.abs() * 1e-4).max(1e-6);
+    let (lo, hi) = ((lo - pad).max(0.0), hi + pad);
+    // Enough decimals to tell the y-axis labels apart.
+    let decimals = ((-((hi - lo) / 5.0).log10()).ceil().max(0.0) as usize + 1).min(8);
+    let first = epochs[0].number;
+    let last = epochs[epochs.len() - 1].number.max(first + 1);
+
+    let caption = match &losses.data {
+        Some(data) => format!("Texel tuning loss per epoch ({data})"),
+        None => format!("Texel tuning loss per epoch ({source})"),
+    };
+    // Caption and legend above the plot, where no curve can run under them.
+    let (head, plot) = area.split_vertically(HEAD);
+    head.draw_text(
+        &caption,
+        &anchored(style(24, INK), HPos::Center, VPos::Top),
+        (LOSS_SIZE.0 as i32 / 2, 16),
+    )
+    .map_err(text_of)?;
+    let markers = epochs.len() <= 60;
+    let mut series = vec![("training", TRAINING, true)];
+    if with_held_out {
+        series.push(("held-out", HELD_OUT, false));
+    }
+    let mut legend_right = LOSS_SIZE.0 as i32 - 30;
+    for &(label, color, _) in series.iter().rev() {
+        let (width, _) = head
+            .estimate_text_size(label, &style(18, INK))
+            .map_err(text_of)?;
+        let left = legend_right - width as i32 - 36;
+        let y = HEAD - 22;
+        head.draw(&PathElement::new(
+            vec![(left, y), (left + 28, y)],
+            color.stroke_width(3),
+        ))
+        .map_err(text_of)?;
+        if markers {
+            head.draw(&Circle::new((left + 14, y), 4, color.filled()))
+                .map_err(text_of)?;
+        }
+        head.draw_text(
+            label,
+            &anchored(style(18, INK), HPos::Left, VPos::Center),
+            (left + 36, y),
+        )
+        .map_err(text_of)?;
+        legend_right = left - 30;
+    }
+
+    let mut chart = ChartBuilder::on(&plot)
+        .margin(24)
+        .margin_top(8)
+        .x_label_area_size(56)
+        .y_label_area_size(96)
+        .build_cartesian_2d(first..last, lo..hi)
+        .map_err(text_of)?;
+    chart
+        .configure_mesh()
+        .x_desc("epoch (0: the starting weights)")
+        .y_desc("loss (mean squared error)")
+        .axis_desc_style((FAMILY, 18).into_font().color(&INK))
+        .label_style((FAMILY, 15).into_font().color(&INK))
+        .y_label_formatter(&|v| format!("{v:.decimals$}"))
+        .x_labels(12)
+        .y_labels(8)
+        .light_line_style(RGBColor(235, 235, 235))
+        .bold_line_style(RGBColor(215, 215, 215))
+        .draw()
+        .map_err(text_of)?;
+
+    for (_, color, training) in series {
+        let points: Vec<(u32, f64)> = epochs
+            .iter()
+            .map(|e| (e.number, if training { e.training } else { e.held_out }))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().copied(),
+                color.stroke_width(3),
+            ))
+            .map_err(text_of)?;
+        if markers {
+            chart
+                .draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))
+                .map_err(text_of)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,171 @@
+//! `kiln::tune::plot`: both pictures from the shipped parameter file and a
+//! small loss log, and the errors a user can cause.
+
+use std::path::{Path, PathBuf};
+
+use kiln::tune::plot::{Options, PlotError, run};
+
+const PARAMS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/params.txt");
+
+/// A fresh, empty folder under the system's temporary folder.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kiln-plot-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    dir
+}
+
+/// Decodes the PNG at `path` in full; returns its size and how many
+/// distinct colours it has.
+fn decode(path: &Path) -> ((u32, u32), usize) {
+    let file = std::fs::File::open(path).expect("picture written");
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .expect("a PNG header");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("buffer size")];
+    let info = reader.next_frame(&mut pixels).expect("PNG image data");
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    let mut colours: Vec<&[u8]> = pixels[..info.buffer_size()].chunks(3).collect();
+    colours.sort_unstable();
+    colours.dedup();
+    ((info.width, info.height), colours.len())
+}
+
+const LOG: &str = "\
+K 0.006000, 900 training and 100 held-out positions
+epoch 0 loss 0.095000 held-out 0.094000
+epoch 1 loss 0.093000 held-out 0.093500
+epoch 2 loss 0.092500 held-out 0.093400
+epoch 3 loss 0.092300 held-out 0.093450
+loss before 0.095000 after 0.092300 (rounded 0.092310); held-out before 0.094000 after 0.093450; 900 training positions, K 0.006000
+";
+
+#[test]
+fn draws_both_pictures_from_the_shipped_parameters() {
+    let dir = temp_dir("both");
+    let log = dir.join("tune.log");
+    std::fs::write(&log, LOG).expect("log written");
+    let out = dir.join("pictures");
+    let written = run(&Options {
+        params: PARAMS.into(),
+        losses: Some(log),
+        out: out.clone(),
+    })
+    .expect("pictures drawn");
+    assert_eq!(written, [out.join("psqt.png"), out.join("loss.png")]);
+    let (size, colours) = decode(&written[0]);
+    assert_eq!(size, (1504, 1170));
+    // Twelve heat maps: far more than a few flat colours.
+    assert!(colours > 200, "psqt.png has {colours} colours");
+    let (size, colours) = decode(&written[1]);
+    assert_eq!(size, (1000, 600));
+    assert!(colours > 20, "loss.png has {colours} colours");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn without_a_log_draws_the_tables_only() {
+    let dir = temp_dir("tables");
+    let written = run(&Options {
+        params: PARAMS.into(),
+        losses: None,
+        out: dir.clone(),
+    })
+    .expect("picture drawn");
+    assert_eq!(written, [dir.join("psqt.png")]);
+    assert!(!dir.join("loss.png").exists());
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+/// Runs with the given log text; returns the error.
+fn error_for_log(name: &str, text: &str) -> (PlotError, PathBuf) {
+    let dir = temp_dir(name);
+    let log = dir.join("tune.log");
+    std::fs::write(&log, text).expect("log written");
+    let out = dir.join("pictures");
+    let err = run(&Options {
+        params: PARAMS.into(),
+        losses: Some(log),
+        out: out.clone(),
+    })
+    .expect_err("a bad log");
+    // Inputs are checked before anything is written.
+    assert!(!out.exists(), "{err}");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+    (err, dir)
+}
+
+#[test]
+fn a_log_without_epoch_lines_is_an_error() {
+    let (err, dir) = error_for_log(
+        "no-epochs",
+        "K 0.006, 9 training and 1 held-out positions\n",
+    );
+    assert!(matches!(err, PlotError::NoEpochs { .. }), "{err:?}");
+    let message = err.to_string();
+    assert!(message.contains(&dir.join("tune.log").display().to_string()));
+    assert!(message.contains("epoch N loss X held-out Y"), "{message}");
+}
+
+#[test]
+fn a_malformed_epoch_line_is_an_error_naming_its_line() {
+    let (err, _) = error_for_log(
+        "bad-line",
+        "epoch 0 loss 0.09 held-out 0.09\nepoch 1 loss x held-out 0.08\n",
+    );
+    assert!(
+        matches!(err, PlotError::LossLine { line: 2, .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("bad loss 'x'"), "{err}");
+    let (err, _) = error_for_log("short-line", "epoch 3 loss 0.09\n");
+    assert!(
+        matches!(err, PlotError::LossLine { line: 1, .. }),
+        "{err:?}"
+    );
+    let (err, _) = error_for_log(
+        "two-runs",
+        "epoch 0 loss 0.09 held-out 0.09\nepoch 0 loss 0.09 held-out 0.09\n",
+    );
+    assert!(err.to_string().contains("epoch 0 after epoch 0"), "{err}");
+}
+
+#[test]
+fn a_missing_file_is_an_error_naming_it() {
+    let dir = temp_dir("missing");
+    for (params, losses) in [
+        (dir.join("absent.txt"), None),
+        (PathBuf::from(PARAMS), Some(dir.join("absent.log"))),
+    ] {
+        let missing = losses.clone().unwrap_or(params.clone());
+        let err = run(&Options {
+            params,
+            losses,
+            out: dir.join("pictures"),
+        })
+        .expect_err("a missing file");
+        assert!(matches!(err, PlotError::Read { .. }), "{err:?}");
+        assert!(
+            err.to_string().contains(&missing.display().to_string()),
+            "{err}"
+        );
+        assert!(std::error::Error::source(&err).is_some());
+    }
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn a_file_that_is_not_a_parameter_file_is_an_error() {
+    let dir = temp_dir("not-params");
+    let params = dir.join("params.txt");
+    std::fs::write(&params, "[material]\npawn 100 100\n").expect("file written");
+    let err = run(&Options {
+        params,
+        losses: None,
+        out: dir.join("pictures"),
+    })
+    .expect_err("not a parameter file");
+    assert!(matches!(err, PlotError::Params { .. }), "{err:?}");
+    assert!(err.to_string().contains("missing section"), "{err}");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
