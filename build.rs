@@ -14,9 +14,11 @@
 //! - `endgames.rs`: the endgame table, a `phf` map from material signature
 //!   to endgame function (listed in `kiln_gen::endgames`);
 //! - `mvv_lva.rs`: capture ordering scores;
-//! - `lmr.rs`: late-move-reduction amounts, from the constants in
-//!   `src/search/params.rs`.
+//! - `lmr.rs`: the late-move-reduction table and the two constants that
+//!   shape it (`kiln_gen::lmr`), included by `src/search/params.rs`.
 //!
+//! The parameter file is read with the `kiln-params` crate, which the
+//! tuner uses too; nothing here compiles a file of the engine's `src/`.
 //! Build scripts run unoptimised, so everything here is small and cheap.
 
 use std::env;
@@ -24,34 +26,24 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The search tunables, shared with the engine (plain constants only).
-#[path = "src/search/params.rs"]
-mod search_params;
-
-/// The parameter-file parser, shared with the tuner (std only).
-#[path = "src/eval/params_file.rs"]
-#[allow(dead_code)]
-mod params_file;
-use params_file::Params;
+use kiln_params::{Params, pack};
 
 const PARAMS_FILE: &str = "src/eval/params.txt";
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed={PARAMS_FILE}");
-    println!("cargo:rerun-if-changed=src/search/params.rs");
-    println!("cargo:rerun-if-changed=src/eval/params_file.rs");
 
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     write(&out, "uci_keywords.rs", &keyword_map());
     write(&out, "uci_options.rs", &option_map());
     write(&out, "endgames.rs", &kiln_gen::endgames::source());
     write(&out, "mvv_lva.rs", &mvv_lva());
-    write(&out, "lmr.rs", &lmr());
+    write(&out, "lmr.rs", &kiln_gen::lmr::source());
 
     let text = fs::read_to_string(PARAMS_FILE)
         .unwrap_or_else(|e| panic!("cannot read {PARAMS_FILE}: {e}"));
-    let params = params_file::parse(&text).unwrap_or_else(|e| panic!("{PARAMS_FILE}: {e}"));
+    let params = kiln_params::parse(&text).unwrap_or_else(|e| panic!("{PARAMS_FILE}: {e}"));
     write(&out, "psqt.rs", &psqt(&params));
     write(&out, "eval_terms.rs", &eval_terms(&params));
 }
@@ -133,31 +125,6 @@ fn mvv_lva() -> String {
     s
 }
 
-/// `LMR[depth][move_number]`, both capped at 63.
-fn lmr() -> String {
-    let base = f64::from(search_params::LMR_BASE_CENTI) / 100.0;
-    let divisor = f64::from(search_params::LMR_DIVISOR_CENTI) / 100.0;
-    let mut s = String::from(
-        "/// Late-move reduction in plies, `LMR[depth][move_number]` (both capped\n\
-         /// at 63): `base + ln(depth) * ln(move_number) / divisor`.\n\
-         pub static LMR: [[u8; 64]; 64] = [\n",
-    );
-    for depth in 0..64 {
-        s.push_str("    [");
-        for moves in 0..64 {
-            let r = if depth == 0 || moves == 0 {
-                0.0
-            } else {
-                base + (depth as f64).ln() * (moves as f64).ln() / divisor
-            };
-            let _ = write!(s, "{}, ", r.max(0.0) as u8);
-        }
-        s.push_str("],\n");
-    }
-    s.push_str("];\n");
-    s
-}
-
 /// The evaluation terms beyond the piece-square tables: one packed
 /// `S(mg, eg)` array with every weight, and the index of each term's first
 /// weight in it, so the evaluation names a weight by a constant index and
@@ -215,13 +182,6 @@ fn eval_terms(p: &Params) -> String {
         p.king_attack,
     );
     s
-}
-
-/// Packs a middlegame and an endgame value into one `i32`: the endgame value
-/// in the high half, the middlegame value (sign-extended) in the low half, so
-/// sums of packed values are packed sums.
-fn pack(mg: i32, eg: i32) -> i32 {
-    (eg << 16).wrapping_add(mg)
 }
 
 fn psqt(p: &Params) -> String {

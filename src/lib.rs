@@ -1,9 +1,11 @@
 //! Kiln: a UCI/XBoard chess engine whose lookup tables are all generated at
 //! build time.
 //!
-//! Data flows one way: `kiln-tables` (generated statics) → [`board`] →
-//! [`movegen`] → [`search`] / [`eval`] → [`protocol`] (what both protocols
-//! share) → [`uci`] / [`xboard`]. No module computes a lookup
+//! Data flows one way: `kiln-tables` and the leaf modules ([`weights`],
+//! [`prefetch`], [`rng`]) → [`board`] → [`movegen`] → [`eval`] → [`search`]
+//! → [`protocol`] (what both protocols share) → [`uci`] / [`xboard`] →
+//! [`tune`]; `tests/layers.rs` fails when a module imports from its own
+//! layer or a higher one. No module computes a lookup
 //! table at runtime; every table is a `static` emitted by a build script.
 
 #![deny(missing_docs)]
@@ -18,6 +20,7 @@ pub mod rng;
 pub mod search;
 pub mod tune;
 pub mod uci;
+pub mod weights;
 pub mod xboard;
 
 /// Identification of the tables baked into this binary.

@@ -63,10 +63,41 @@ fn parse_side(text: &str) -> Option<Counts> {
     Some(counts)
 }
 
-/// The endgame function a signature selects (the engine's `Kind` has a
-/// variant of the same name for each).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Rule {
+/// Defines [`Rule`] from one list of documented variants, with its
+/// [`ALL`](Rule::ALL), [`variant`](Rule::variant) and [`doc`](Rule::doc),
+/// so the engine's `Kind`, which [`source`] emits from the same list, can
+/// never drift from it.
+macro_rules! rules {
+    ($($(#[doc = $doc:literal])+ $name:ident,)+) => {
+        /// The endgame function a signature selects. The engine's `Kind`
+        /// is emitted from this list by [`source`], variant for variant.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+        pub enum Rule {
+            $($(#[doc = $doc])+ $name,)+
+        }
+
+        impl Rule {
+            /// Every rule, in declaration order.
+            pub const ALL: &[Rule] = &[$(Rule::$name),+];
+
+            /// The variant's name (the engine's `Kind` has the same).
+            pub fn variant(self) -> &'static str {
+                match self {
+                    $(Rule::$name => stringify!($name),)+
+                }
+            }
+
+            /// The variant's documentation, one line per doc-comment line.
+            pub fn doc(self) -> &'static [&'static str] {
+                match self {
+                    $(Rule::$name => &[$($doc),+],)+
+                }
+            }
+        }
+    };
+}
+
+rules! {
     /// Neither side can force mate: the evaluation is a draw.
     Draw,
     /// King, bishop and knight against a bare king: drive the king to a
@@ -87,18 +118,23 @@ pub enum Rule {
     Pawnless,
 }
 
-impl Rule {
-    /// The engine's variant name.
-    pub fn variant(self) -> &'static str {
-        match self {
-            Rule::Draw => "Draw",
-            Rule::Kbnk => "Kbnk",
-            Rule::MateBareKing => "MateBareKing",
-            Rule::OppositeBishops => "OppositeBishops",
-            Rule::RookPawns => "RookPawns",
-            Rule::Pawnless => "Pawnless",
+/// Rust source of the engine's `Kind` enum: the variants of [`Rule`] with
+/// their documentation.
+fn kind_source() -> String {
+    let mut s = String::from(
+        "/// The endgame function a material signature selects (emitted from\n\
+         /// `kiln_gen::endgames::Rule`, the one list of endgame rules).\n\
+         #[derive(Clone, Copy, Debug, PartialEq, Eq)]\n\
+         pub enum Kind {\n",
+    );
+    for rule in Rule::ALL {
+        for line in rule.doc() {
+            s.push_str(&format!("    ///{line}\n"));
         }
+        s.push_str(&format!("    {},\n", rule.variant()));
     }
+    s.push_str("}\n");
+    s
 }
 
 /// Known draws, written with White as the side with more (or equal)
@@ -236,10 +272,11 @@ pub fn max_pieces() -> u32 {
         .unwrap_or(0)
 }
 
-/// Rust source of the endgame table: `pub static ENDGAMES: phf::Map<u64,
-/// Entry>` with values `Entry { kind: Kind::<rule>, strong: Color::<side> }`,
-/// and `pub const ENDGAME_MAX_PIECES: u32`. The including module must define
-/// `Entry` and `Kind` and import `Color`.
+/// Rust source of the endgame table: the `Kind` enum (one variant per
+/// [`Rule`]), `pub static ENDGAMES: phf::Map<u64, Entry>` with values
+/// `Entry { kind: Kind::<rule>, strong: Color::<side> }`, and `pub const
+/// ENDGAME_MAX_PIECES: u32`. The including module must define `Entry` and
+/// import `Color`.
 pub fn source() -> String {
     let entries: Vec<(u64, String)> = rules()
         .into_iter()
@@ -255,12 +292,13 @@ pub fn source() -> String {
         })
         .collect();
     let borrowed: Vec<(u64, &str)> = entries.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let mut s = crate::phf_maps::u64_map(
+    let mut s = kind_source();
+    s.push_str(&crate::phf_maps::u64_map(
         "ENDGAMES",
         "Material signature → endgame function and strong side.",
         "Entry",
         &borrowed,
-    );
+    ));
     s.push_str(&format!(
         "/// Most knights, bishops, rooks and queens (both sides) in any key of\n\
          /// [`ENDGAMES`]: positions with more need no lookup.\n\
@@ -310,5 +348,20 @@ mod tests {
         assert_eq!(find("KPPvK").map(|r| r.0), Some(Rule::RookPawns));
         assert_eq!(find("KQRBNNvK"), None);
         assert!(max_pieces() <= 6);
+    }
+
+    #[test]
+    fn the_engine_enum_lists_every_rule_with_its_documentation() {
+        let source = source();
+        for rule in Rule::ALL {
+            assert!(
+                source.contains(&format!("    {},\n", rule.variant())),
+                "{rule:?}"
+            );
+            assert!(source.contains(rule.doc()[0]), "{rule:?}");
+        }
+        assert!(source.contains(
+            "    /// Neither side can force mate: the evaluation is a draw.\n    Draw,\n"
+        ));
     }
 }

@@ -26,6 +26,7 @@ pub mod emit;
 pub mod endgames;
 pub mod fingerprint;
 pub mod geometry;
+pub mod lmr;
 pub mod magic;
 pub mod phf_maps;
 pub mod schedule;

@@ -3,6 +3,7 @@
 
 use core::fmt;
 
+use super::attacks;
 use super::bitboard::Bitboard;
 use super::castling::{CastleSide, CastlingRights};
 use super::material::Material;
@@ -10,7 +11,7 @@ use super::moves::Move;
 use super::piece::{Color, Piece, PieceKind};
 use super::square::{File, Square};
 use super::zobrist::{self, Key};
-use crate::movegen::attacks;
+use crate::weights::PSQT;
 
 /// What `unmake_move` needs to restore, pushed by every make. The stack of
 /// these is also the game's key history for repetition detection: entry `i`
@@ -491,10 +492,10 @@ impl Board {
 }
 
 /// The evaluation's packed piece-square entry for `piece` on `square` (a
-/// build-time table; see `crate::eval::psqt`).
+/// build-time table; see [`crate::weights`]).
 #[inline(always)]
 fn psqt_entry(piece: Piece, square: Square) -> i32 {
-    crate::eval::psqt::PSQT[piece.color().index()][piece.kind().index()][square.index()]
+    PSQT[piece.color().index()][piece.kind().index()][square.index()]
 }
 
 impl fmt::Debug for Board {

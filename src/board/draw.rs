@@ -127,16 +127,28 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::movegen::parse_uci_move;
+    use crate::board::{Move, MoveFlag, Square};
 
     fn board(fen: &str) -> Board {
         Board::from_fen(fen).expect("valid FEN")
     }
 
+    /// Plays moves written in UCI notation. These tests need only quiet
+    /// moves and double pushes, so the move is built here (the full parser
+    /// is move generation's, a layer above the board).
     fn play(board: &mut Board, moves: &str) {
         for text in moves.split_whitespace() {
-            let mv = parse_uci_move(board, text).expect("legal");
-            board.make_move(mv);
+            let from: Square = text[..2].parse().expect("a square");
+            let to: Square = text[2..4].parse().expect("a square");
+            assert!(board.piece_on(to).is_none(), "{text} is not a quiet move");
+            let piece = board.piece_on(from).expect("a piece to move");
+            let two_ranks = from.rank().index().abs_diff(to.rank().index()) == 2;
+            let flag = if piece.kind() == PieceKind::Pawn && two_ranks {
+                MoveFlag::DoublePush
+            } else {
+                MoveFlag::Quiet
+            };
+            board.make_move(Move::new(from, to, flag));
         }
     }
 
@@ -187,7 +199,7 @@ mod tests {
         // differs from the same placement reached later without it.
         let mut b = board("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1");
         play(&mut b, "d7d5");
-        assert_eq!(b.en_passant(), Some(crate::board::Square::D6));
+        assert_eq!(b.en_passant(), Some(Square::D6));
         play(&mut b, "e1e2 e8e7 e2e1 e7e8");
         assert_eq!(b.repetition_count(), 0);
         // Without a pawn that could capture, a double push changes nothing

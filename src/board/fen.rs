@@ -25,11 +25,11 @@
 use core::fmt;
 use core::str::FromStr;
 
+use super::attacks;
 use super::board::Board;
 use super::castling::{CastleSide, CastlingRights};
 use super::piece::{Color, Piece, PieceKind};
 use super::square::{File, Rank, Square};
-use crate::movegen::attacks;
 
 /// The standard starting position.
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

@@ -10,6 +10,7 @@
 //! assert!(board.piece_on(Square::E1).is_some());
 //! ```
 
+pub mod attacks;
 mod bitboard;
 #[allow(clippy::module_inception)]
 mod board;

@@ -20,26 +20,10 @@
 //! - [`Verdict::Normal`]: nothing special.
 
 use crate::board::{Bitboard, Board, Color, Material, PieceKind, Square};
+use crate::eval::masks::{distance, passed_span};
+use crate::eval::params::*;
 use crate::eval::psqt::MATERIAL_EG;
 use crate::eval::score::{MAX_EVAL, Score};
-
-/// The endgame function a material signature selects (see
-/// `kiln_gen::endgames::Rule`, which lists the same variants).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// Neither side can force mate.
-    Draw,
-    /// King, bishop and knight against a bare king.
-    Kbnk,
-    /// Mating material (and possibly pawns) against a bare king.
-    MateBareKing,
-    /// One bishop each, pawns, possibly equal other pieces.
-    OppositeBishops,
-    /// Pawns, possibly with a bishop, against a bare king.
-    RookPawns,
-    /// No pawns, pieces on both sides.
-    Pawnless,
-}
 
 /// One entry of the endgame table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,6 +34,8 @@ pub struct Entry {
     pub strong: Color,
 }
 
+// `Kind` (the endgame functions, one per `kiln_gen::endgames::Rule`), the
+// `ENDGAMES` map and `ENDGAME_MAX_PIECES`.
 include!(concat!(env!("OUT_DIR"), "/endgames.rs"));
 
 /// Scale factors are fractions of this: 64 leaves the score as it is.
@@ -174,9 +160,9 @@ fn material_eg(board: &Board, color: Color) -> i32 {
         .sum()
 }
 
-/// The strong king's closeness to the lone king (0..=192).
+/// The strong king's closeness to the lone king (0..=14 steps).
 fn kings_close(board: &Board, strong: Color) -> i32 {
-    16 * (14 - manhattan(board.king_square(strong), board.king_square(!strong)))
+    MATE_KINGS_CLOSE * (14 - manhattan(board.king_square(strong), board.king_square(!strong)))
 }
 
 /// Whether `bishops` stand on squares of both colours.
@@ -209,7 +195,7 @@ fn mate_bare_king(board: &Board, strong: Color) -> Option<Score> {
     Some(
         KNOWN_WIN
             + material_eg(board, strong)
-            + 50 * centre_distance(lone_king)
+            + MATE_EDGE_PUSH * centre_distance(lone_king)
             + kings_close(board, strong),
     )
 }
@@ -233,12 +219,12 @@ fn kbnk(board: &Board, strong: Color) -> Score {
     let knight_close = board
         .pieces(strong, PieceKind::Knight)
         .into_iter()
-        .map(|knight| 8 * (14 - manhattan(knight, lone_king)))
+        .map(|knight| KBNK_KNIGHT_CLOSE * (14 - manhattan(knight, lone_king)))
         .sum::<i32>();
     KNOWN_WIN
         + material_eg(board, strong)
-        + 120 * (14 - to_corner)
-        + 20 * centre_distance(lone_king)
+        + KBNK_CORNER * (14 - to_corner)
+        + KBNK_EDGE_PUSH * centre_distance(lone_king)
         + kings_close(board, strong)
         + knight_close
 }
@@ -258,13 +244,16 @@ fn opposite_bishops(board: &Board) -> Verdict {
     if board.occupied().count() - pawns.count() > 4 {
         // Other pieces too: still drawish, much less so.
         return Verdict::Scale {
-            white: 48,
-            black: 48,
+            white: OPPOSITE_BISHOPS_WITH_PIECES,
+            black: OPPOSITE_BISHOPS_WITH_PIECES,
         };
     }
     // Kings and bishops only: the defending bishop blockades one passed
     // pawn on its colour; only several passers give real winning chances.
-    let factor = |color: Color| (24 + 12 * passed_pawns(board, color)).min(SCALE_NORMAL);
+    let factor = |color: Color| {
+        (OPPOSITE_BISHOPS_BASE + OPPOSITE_BISHOPS_PER_PASSER * passed_pawns(board, color))
+            .min(SCALE_NORMAL)
+    };
     Verdict::Scale {
         white: factor(Color::White),
         black: factor(Color::Black),
@@ -278,9 +267,7 @@ fn passed_pawns(board: &Board, color: Color) -> i32 {
     board
         .pieces(color, PieceKind::Pawn)
         .into_iter()
-        .filter(|sq| {
-            (Bitboard(kiln_tables::passed_pawn_mask(color as u8, sq.raw())) & theirs).is_empty()
-        })
+        .filter(|sq| (Bitboard(passed_span(color, sq.raw())) & theirs).is_empty())
         .count() as i32
 }
 
@@ -306,7 +293,7 @@ fn rook_pawns(board: &Board, strong: Color) -> Verdict {
         .lsb()
         .is_some_and(|bishop| bishop.is_light() == queening.is_light());
     let lone_king = board.king_square(!strong);
-    if bishop_covers || kiln_tables::distance(lone_king.raw(), queening.raw()) > 1 {
+    if bishop_covers || distance(lone_king.raw(), queening.raw()) > 1 {
         return Verdict::Normal;
     }
     match strong {
@@ -330,10 +317,10 @@ fn pawnless(material: Material) -> Verdict {
             + 5 * material.count(color, PieceKind::Rook) as i32
             + 9 * material.count(color, PieceKind::Queen) as i32
     };
-    if (units(Color::White) - units(Color::Black)).abs() <= 3 {
+    if (units(Color::White) - units(Color::Black)).abs() <= PAWNLESS_MAX_EDGE {
         Verdict::Scale {
-            white: 12,
-            black: 12,
+            white: PAWNLESS_SCALE,
+            black: PAWNLESS_SCALE,
         }
     } else {
         Verdict::Normal

@@ -2,7 +2,8 @@
 //! all weighted from build-time tables.
 //!
 //! The piece-square tables (with material folded in) are parsed from
-//! `src/eval/params.txt` by the root build script and emitted per colour,
+//! `src/eval/params.txt` (by the `kiln-params` crate) in the root build
+//! script and emitted per colour,
 //! pre-flipped and packed as `S(mg, eg)`; see [`psqt`]. The other weights
 //! (pawn structure, mobility, king safety) come from the same file; see
 //! [`terms`]. [`evaluate`] sums everything, blends middlegame and endgame
@@ -12,7 +13,8 @@
 pub mod endgame;
 pub mod eval_cache;
 pub mod explain;
-pub mod params_file;
+mod masks;
+pub mod params;
 pub mod pawn_table;
 pub mod psqt;
 pub mod score;

@@ -1,11 +1,10 @@
-//! The generated piece-square tables and phase weights.
+//! The piece-square tables and phase weights, as the evaluation reads them.
 //!
-//! `PSQT[colour][piece][square]` holds material plus placement packed as
-//! `S(mg, eg)` from White's point of view: Black's entries are already
-//! mirrored and negated, so summing the entries of every piece on the board
-//! gives White's packed score with no branch on colour and no flipping.
+//! The tables are defined once, in [`crate::weights`] (below the board,
+//! which sums them incrementally); they are re-exported here with a typed
+//! lookup.
 
-include!(concat!(env!("OUT_DIR"), "/psqt.rs"));
+pub use crate::weights::{MATERIAL_EG, MATERIAL_MG, PHASE_MAX, PHASE_WEIGHTS, PSQT};
 
 use crate::board::{Color, PieceKind, Square};
 

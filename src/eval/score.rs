@@ -36,34 +36,13 @@ pub const fn mate_in_moves(score: Score) -> i32 {
     }
 }
 
-/// Packs a middlegame and an endgame value into one `i32`
-/// (`S(mg, eg)` in the tables): sums of packed values are packed sums.
-pub const fn pack(mg: i32, eg: i32) -> i32 {
-    (eg << 16).wrapping_add(mg)
-}
-
-/// The middlegame half of a packed pair.
-pub const fn mg(packed: i32) -> i32 {
-    packed as i16 as i32
-}
-
-/// The endgame half of a packed pair.
-pub const fn eg(packed: i32) -> i32 {
-    (packed.wrapping_add(0x8000) >> 16) as i16 as i32
-}
+/// The packed `S(mg, eg)` form of the weight tables, defined with the
+/// parameter file in `kiln-params` (the build script packs with it).
+pub use kiln_params::{eg, mg, pack};
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn packing_survives_sums_and_signs() {
-        let a = pack(-150, 300);
-        let b = pack(20, -700);
-        assert_eq!((mg(a), eg(a)), (-150, 300));
-        assert_eq!((mg(a + b), eg(a + b)), (-130, -400));
-        assert_eq!((mg(a - b), eg(a - b)), (-170, 1000));
-    }
 
     #[test]
     fn mate_distances() {

@@ -21,9 +21,10 @@
 //! population counts, which is how perft counts the last ply without
 //! building a list.
 
-use crate::board::{Bitboard, Board, CastleSide, Color, Move, MoveFlag, PieceKind, Square};
+use crate::board::{
+    Bitboard, Board, CastleSide, Color, Move, MoveFlag, PieceKind, Square, attacks,
+};
 
-use super::attacks;
 use super::move_list::MoveList;
 
 /// Which moves to generate (a const parameter, so each flavour compiles to

@@ -25,8 +25,6 @@ use crate::board::{Board, Move, PieceKind};
 use crate::eval::score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, Score, is_mate};
 use crate::movegen::MoveList;
 
-include!(concat!(env!("OUT_DIR"), "/lmr.rs"));
-
 impl Searcher {
     /// Searches `board` to `depth` plies inside the window `(alpha, beta)`.
     /// `cut_node` marks nodes expected to fail high (children of a null

@@ -1,10 +1,9 @@
 //! Every search tunable in one place, so tuning never hunts through code.
 //!
-//! This file holds plain constants only: the root build script includes it
-//! too (to emit the late-move-reduction table), so it must not refer to any
-//! other module of the crate.
-
-#![allow(dead_code)]
+//! The two constants that shape the late-move-reduction table are the one
+//! exception in where they are written: the build script computes the table
+//! from them (logarithms are not `const`), so they are defined with its
+//! generator, in `gen/src/lmr.rs`, and emitted here with the table.
 
 /// Half-width of the first aspiration window around the previous score (cp).
 pub const ASPIRATION_WINDOW: i32 = 25;
@@ -67,11 +66,9 @@ pub const SEE_CAPTURE_MARGIN: i32 = -20;
 /// SEE pruning: deepest remaining depth.
 pub const SEE_MAX_DEPTH: i32 = 8;
 
-/// Late-move reductions: the table is `LMR_BASE + ln(d) * ln(m) / LMR_DIVISOR`
-/// (in hundredths, so the build script can use integer constants).
-pub const LMR_BASE_CENTI: i32 = 75;
-/// Late-move reductions: divisor, in hundredths.
-pub const LMR_DIVISOR_CENTI: i32 = 225;
+// Late-move reductions: `LMR_BASE_CENTI`, `LMR_DIVISOR_CENTI` (edit them in
+// gen/src/lmr.rs) and the table `LMR[depth][move_number]` built from them.
+include!(concat!(env!("OUT_DIR"), "/lmr.rs"));
 /// Late-move reductions: minimum remaining depth.
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// Late-move reductions: one ply less per this much history score (more

@@ -26,7 +26,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::eval::params_file::{self, PIECES};
+use kiln_params::{self as params_file, PIECES};
 
 /// The font every text is drawn in (licence: `fonts/LICENSE-DejaVu.txt`).
 const FONT: &[u8] = include_bytes!("fonts/DejaVuSans-ascii.ttf");
@@ -61,7 +61,7 @@ pub enum PlotError {
         /// The file.
         path: PathBuf,
         /// What the parser said.
-        message: String,
+        error: params_file::ParamsError,
     },
     /// A line of the loss log that starts with `epoch` is not
     /// `epoch N loss X held-out Y` with epochs counting up.
@@ -100,9 +100,9 @@ impl fmt::Display for PlotError {
             PlotError::Read { path, source } => {
                 write!(f, "cannot read '{}': {source}", path.display())
             }
-            PlotError::Params { path, message } => write!(
+            PlotError::Params { path, error } => write!(
                 f,
-                "'{}' is not a parameter file like src/eval/params.txt: {message}",
+                "'{}' is not a parameter file like src/eval/params.txt: {error}",
                 path.display()
             ),
             PlotError::LossLine {
@@ -129,6 +129,7 @@ impl std::error::Error for PlotError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             PlotError::Read { source, .. } | PlotError::CreateDir { source, .. } => Some(source),
+            PlotError::Params { error, .. } => Some(error),
             _ => None,
         }
     }
@@ -139,9 +140,9 @@ impl std::error::Error for PlotError {
 /// read and checked before anything is written.
 pub fn run(options: &Options) -> Result<Vec<PathBuf>, PlotError> {
     let text = read(&options.params)?;
-    let params = params_file::parse(&text).map_err(|message| PlotError::Params {
+    let params = params_file::parse(&text).map_err(|error| PlotError::Params {
         path: options.params.clone(),
-        message,
+        error,
     })?;
     let losses = match &options.losses {
         Some(path) => Some(parse_losses(path, &read(path)?)?),

@@ -25,9 +25,9 @@ use super::progress;
 use super::trace::{self, MATERIAL, Trace, WEIGHTS};
 use crate::board::{Board, PieceKind};
 use crate::eval::endgame::{self, SCALE_NORMAL, Verdict};
-use crate::eval::params_file;
 use crate::eval::psqt::PHASE_MAX;
 use crate::rng::Rng;
+use kiln_params as params_file;
 
 /// Usage text of `kiln tune`.
 pub const USAGE: &str = "\
@@ -432,7 +432,8 @@ pub fn run(options: &Options) -> Result<(), String> {
     let after_rounded = loss(&samples, &rounded_f, k);
     let held_after = holdout_loss(&rounded_f, k);
     trace::set_weights(&mut params, &rounded);
-    let text = params_file::render(trace::BUILT_PARAMS, &params)?;
+    let text = params_file::render(trace::BUILT_PARAMS, &params)
+        .map_err(|e| format!("cannot write the tuned weights: {e}"))?;
     std::fs::write(&options.out, text)
         .map_err(|e| format!("cannot write '{}': {e}", options.out))?;
     println!(

@@ -11,7 +11,8 @@ use crate::board::{Board, Color, PieceKind};
 use crate::eval::endgame::{self, SCALE_NORMAL, Verdict};
 use crate::eval::psqt::PHASE_MAX;
 use crate::eval::terms::{Sink, TERM_COUNT, TERM_GROUPS, TERM_WEIGHTS};
-use crate::eval::{params_file, phase, trace_terms};
+use crate::eval::{phase, trace_terms};
+use kiln_params as params_file;
 
 /// Index of the first material weight in the weight vector.
 pub const MATERIAL: usize = 0;
@@ -131,7 +132,8 @@ pub fn set_weights(params: &mut params_file::Params, w: &[(i32, i32)]) {
 /// The engine's own weights, parsed from the file it was built from;
 /// checks that the file's term layout is the one compiled in.
 pub fn built_params() -> Result<params_file::Params, String> {
-    let params = params_file::parse(BUILT_PARAMS)?;
+    let params =
+        params_file::parse(BUILT_PARAMS).map_err(|e| format!("the built parameter file: {e}"))?;
     let mut offset = 0;
     for (term, &(name, first, len)) in params.terms.iter().zip(TERM_GROUPS.iter()) {
         if term.name != name || first != offset || term.values.len() != len {

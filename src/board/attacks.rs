@@ -1,5 +1,9 @@
 //! Typed attack lookups over the tables generated into `kiln-tables`.
 //!
+//! They live in `board` because the board itself needs them (check and
+//! pin detection, FEN castling validation); move generation, evaluation and
+//! search use these same functions.
+//!
 //! Nothing here computes a table: every function is one or two loads from a
 //! `static` built at compile time. Sliders use the PEXT layout when the
 //! target has BMI2 (e.g. `RUSTFLAGS="-C target-cpu=native"` on a CPU with
@@ -7,7 +11,7 @@
 //!
 //! ```
 //! use kiln::board::{Bitboard, Square};
-//! use kiln::movegen::attacks;
+//! use kiln::board::attacks;
 //!
 //! // A rook on a1 with a blocker on a4 sees a2, a3, a4 and the first rank.
 //! let seen = attacks::rook(Square::A1, Square::A4.bitboard());
@@ -15,7 +19,9 @@
 //! assert_eq!(attacks::between(Square::A1, Square::A4).count(), 2);
 //! ```
 
-use crate::board::{Bitboard, Color, PieceKind, Square};
+use super::bitboard::Bitboard;
+use super::piece::{Color, PieceKind};
+use super::square::Square;
 
 /// Squares a rook on `square` attacks when `occupied` are occupied
 /// (blockers included).

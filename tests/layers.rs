@@ -1,0 +1,251 @@
+//! The engine's modules form layers, and imports point down only:
+//!
+//! ```text
+//! tune                      tools, on top
+//! uci, xboard               protocols (neither imports the other)
+//! protocol                  what both protocols share
+//! search
+//! eval
+//! movegen
+//! board
+//! weights, prefetch, rng,   leaves: import nothing from the crate
+//! build_info                (kiln-tables sits below everything)
+//! ```
+//!
+//! This test reads every file under `src/` and fails when one refers to a
+//! module of its own layer or a higher one: through `crate::` (in a `use` or
+//! inline, grouped `crate::{...}` paths included) or through `super::`
+//! chains that climb out of the file's top-level module. Comments are not
+//! code and are skipped. A new top-level module must be added to [`LAYERS`].
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Every top-level module of the crate and its layer: a module may refer to
+/// modules of lower layers only. `lib.rs` and `main.rs` are the roots that
+/// tie the layers together and are not checked.
+const LAYERS: &[(&str, u8)] = &[
+    ("build_info", 0),
+    ("prefetch", 0),
+    ("rng", 0),
+    ("weights", 0),
+    ("board", 1),
+    ("movegen", 2),
+    ("eval", 3),
+    ("search", 4),
+    ("protocol", 5),
+    ("uci", 6),
+    ("xboard", 6),
+    ("tune", 7),
+];
+
+fn layer(module: &str) -> Option<u8> {
+    LAYERS
+        .iter()
+        .find(|(name, _)| *name == module)
+        .map(|&(_, rank)| rank)
+}
+
+/// The code of a source file with comments and the contents of string
+/// literals removed (a path named in a message or a doc comment is not an
+/// import). The source has no raw strings; a `'"'` char literal is kept.
+fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut in_string = false;
+    while let Some(c) = rest.chars().next() {
+        if in_string {
+            if rest.starts_with("\\\\") || rest.starts_with("\\\"") {
+                rest = &rest[2..];
+                continue;
+            }
+            if c == '"' {
+                in_string = false;
+                out.push(c);
+            }
+        } else if rest.starts_with("//") {
+            let end = rest.find('\n').unwrap_or(rest.len());
+            rest = &rest[end..];
+            continue;
+        } else if rest.starts_with("/*") {
+            let end = rest.find("*/").map_or(rest.len(), |i| i + 2);
+            rest = &rest[end..];
+            continue;
+        } else if rest.starts_with("'\"'") {
+            out.push_str("'\"'");
+            rest = &rest[3..];
+            continue;
+        } else {
+            if c == '"' {
+                in_string = true;
+            }
+            out.push(c);
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// The identifier at the start of `text` (after spaces).
+fn leading_ident(text: &str) -> &str {
+    let text = text.trim_start();
+    let end = text.find(|c| !is_ident(c)).unwrap_or(text.len());
+    &text[..end]
+}
+
+/// The top-level modules named right after `prefix` in `code`: for
+/// `crate::eval::psqt` that is `eval`; for `crate::{board::Square, eval}`
+/// both `board` and `eval`.
+fn named_after(code: &str, prefix: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(i) = code[from..].find(prefix) {
+        let at = from + i;
+        from = at + prefix.len();
+        // Part of a longer identifier (`$crate`, `my_crate::`).
+        if code[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| is_ident(c) || c == '$')
+        {
+            continue;
+        }
+        let rest = &code[from..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut depth = 0;
+            let mut item_start = true;
+            for (j, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        item_start = true;
+                        continue;
+                    }
+                    _ => {}
+                }
+                if item_start && !c.is_whitespace() {
+                    item_start = false;
+                    found.push(leading_ident(&group[j..]).to_string());
+                }
+            }
+        } else {
+            found.push(leading_ident(rest).to_string());
+        }
+    }
+    found.retain(|name| !name.is_empty());
+    found
+}
+
+/// Top-level modules a file refers to. `depth` is how many modules deep the
+/// file is (`board/mod.rs` and `rng.rs` 1, `board/fen.rs` 2): a chain of
+/// that many `super::` reaches the crate root.
+fn references(code: &str, depth: usize) -> Vec<String> {
+    let mut refs = named_after(code, "crate::");
+    let escape = "super::".repeat(depth);
+    for name in named_after(code, &escape) {
+        // A longer chain inside an inline module is caught by a shorter
+        // prefix too; only module names are of interest.
+        if name != "super" {
+            refs.push(name);
+        }
+    }
+    refs
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).expect("readable source directory") {
+        let path = entry.expect("readable directory entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn imports_point_down_the_layers() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut problems = Vec::new();
+    for path in &files {
+        let relative = path.strip_prefix(&src).expect("under src/");
+        let parts: Vec<&str> = relative
+            .iter()
+            .map(|p| p.to_str().expect("UTF-8 file name"))
+            .collect();
+        if parts == ["lib.rs"] || parts == ["main.rs"] {
+            continue;
+        }
+        let module = parts[0].trim_end_matches(".rs");
+        let Some(own) = layer(module) else {
+            problems.push(format!(
+                "{}: top-level module `{module}` has no layer in LAYERS",
+                relative.display()
+            ));
+            continue;
+        };
+        let depth = parts.len() - usize::from(parts.last() == Some(&"mod.rs"));
+        let text = fs::read_to_string(path).expect("readable source file");
+        for target in references(&strip_comments(&text), depth) {
+            if target == module {
+                continue;
+            }
+            match layer(&target) {
+                Some(rank) if rank < own => {}
+                Some(rank) => problems.push(format!(
+                    "{}: `{module}` (layer {own}) refers to `{target}` (layer {rank})",
+                    relative.display()
+                )),
+                // Items of the crate root that are not modules, or names
+                // reached through `super::` from an inline module.
+                None => {}
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "imports must point down the layers:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn every_layer_module_exists() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let lib = fs::read_to_string(src.join("lib.rs")).expect("src/lib.rs");
+    for (name, _) in LAYERS {
+        assert!(
+            lib.contains(&format!("pub mod {name}")),
+            "LAYERS names `{name}`, which src/lib.rs does not declare"
+        );
+    }
+}
+
+#[test]
+fn the_scanner_finds_every_form_of_path() {
+    let code = strip_comments(
+        "use crate::eval::psqt;\n\
+         // use crate::uci::Engine;\n\
+         /// [`crate::tune`]\n\
+         let s = \"crate::\\\" crate::uci\"; let q = '\"'; let x = crate::search::Limits::new();\n\
+         use crate::{board::Square, movegen::{self, MoveList}, rng};\n\
+         use super::super::xboard::Session;\n\
+         use super::attacks;\n\
+         /* crate::tune */ let y = $crate::z;",
+    );
+    let refs = references(&code, 2);
+    assert_eq!(
+        refs,
+        ["eval", "search", "board", "movegen", "rng", "xboard"],
+        "{code}"
+    );
+}
