@@ -542,7 +542,7 @@ mod tests {
     use super::*;
 
     /// The engine's own parameter file.
-    const ENGINE_PARAMS: &str = include_str!("../../src/eval/params.txt");
+    const ENGINE_PARAMS: &str = include_str!("../../../src/eval/params.txt");
 
     #[test]
     fn packing_survives_sums_and_signs() {
