@@ -238,7 +238,7 @@ fn the_scanner_finds_every_form_of_path() {
          /// [`crate::tune`]\n\
          let s = \"crate::\\\" crate::uci\"; let q = '\"'; let x = crate::search::Limits::new();\n\
          use crate::{board::Square, movegen::{self, MoveList}, rng};\n\
-         use super::super::xboard::Session;\n\
+         use super::super::xboard::Engine;\n\
          use super::attacks;\n\
          /* crate::tune */ let y = $crate::z;",
     );

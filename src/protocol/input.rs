@@ -24,7 +24,7 @@ impl<R: BufRead> LineReader<R> {
     }
 
     /// The next line, or `None` at the end of input (or on a read error,
-    /// which ends the session the same way).
+    /// which ends the connection the same way).
     pub fn next_line(&mut self) -> Option<String> {
         self.buffer.clear();
         match read_bounded_line(&mut self.input, &mut self.buffer, self.max_bytes) {

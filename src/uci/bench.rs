@@ -14,7 +14,7 @@ use std::sync::Arc;
 pub const DEFAULT_DEPTH: u64 = 10;
 
 /// Hash size used by `bench` regardless of the `Hash` option, so the node
-/// count does not depend on the session's settings.
+/// count does not depend on the engine's settings.
 pub const BENCH_HASH_MIB: u64 = 16;
 
 /// The bench positions: openings, middlegames with tactics, endgames of

@@ -37,7 +37,7 @@ pub fn info_string(message: &str) {
     }
 }
 
-/// The state of a UCI session.
+/// The state of a UCI connection.
 #[derive(Debug)]
 pub struct Engine {
     board: Board,
@@ -54,7 +54,7 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// A session at the starting position with default options. The hash
+    /// An engine at the starting position with default options. The hash
     /// table is allocated zeroed (the OS supplies the pages lazily).
     pub fn new() -> Self {
         let options = Options::default();
@@ -312,7 +312,7 @@ impl Engine {
 }
 
 /// Tells the GUI about a search that failed (a bug: its thread panicked):
-/// it still gets a `bestmove`, and the session goes on with a fresh
+/// it still gets a `bestmove`, and the engine goes on with a fresh
 /// searcher.
 fn report_failure(joined: Option<Result<SearchResult, SearchFailed>>) {
     if let Some(Err(failure)) = joined {
@@ -321,7 +321,7 @@ fn report_failure(joined: Option<Result<SearchResult, SearchFailed>>) {
     }
 }
 
-/// Runs a UCI session on stdin until `quit` or EOF.
+/// Runs a UCI engine on stdin until `quit` or EOF.
 pub fn run_stdio() {
     let stdin = io::stdin();
     Engine::new().run(stdin.lock());

@@ -1,7 +1,7 @@
 //! The XBoard protocol (CECP version 2).
 //!
 //! `kiln xboard`, or `xboard` as the first line of input, starts a CECP
-//! session instead of UCI. The engine core is the same: the session turns
+//! conversation instead of UCI. The engine core is the same: the engine turns
 //! `level`/`st`/`sd`/`time` into search [`Limits`](crate::search::limits::Limits)
 //! and runs the [`Searcher`](crate::search::Searcher) on its own thread,
 //! exactly as the UCI loop does; the search and the board know nothing of
@@ -15,7 +15,7 @@
 //! - [`notation`]: move text (`O-O` castling in Fischer Random), scores and
 //!   thinking lines;
 //! - [`outcome`]: mate, stalemate and claimable draws;
-//! - [`session`]: the state machine, its threads and its policies (draw
+//! - [`engine`]: the state machine, its threads and its policies (draw
 //!   offers, resignation, no pondering).
 //!
 //! ```no_run
@@ -24,9 +24,9 @@
 //! ```
 
 pub mod command;
+pub mod engine;
 pub mod notation;
 pub mod outcome;
-pub mod session;
 pub mod time_control;
 
-pub use session::{feature_line, run, run_stdio};
+pub use engine::{feature_line, run, run_stdio};

@@ -12,7 +12,7 @@
 //! charges for a move beyond what the search used (pipes, scheduling on a
 //! busy machine, the GUI itself). `time` reveals it: the clock before a move,
 //! plus what the control credits, minus the next `time` reading is what the
-//! GUI charged. The session measures it, and [`TimeControl::limits`] keeps
+//! GUI charged. The engine measures it, and [`TimeControl::limits`] keeps
 //! that much in reserve for each of the coming moves, so a loaded machine
 //! cannot run the clock down in a long sudden-death game.
 
@@ -37,12 +37,12 @@ pub const LAG_HORIZON_MOVES: u64 = 40;
 /// How the game is timed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
-    /// `level MPS BASE INC`: `moves` per session (0: the whole game),
-    /// `base_ms` per session, `increment_ms` added after every move.
+    /// `level MPS BASE INC`: `moves` per period (0: the whole game),
+    /// `base_ms` per period, `increment_ms` added after every move.
     Level {
-        /// Moves per session; 0 means one session for the whole game.
+        /// Moves per time-control period; 0 means one period for the whole game.
         moves: u32,
-        /// Time per session in milliseconds.
+        /// Time per period in milliseconds.
         base_ms: u64,
         /// Increment per move in milliseconds.
         increment_ms: u64,
@@ -114,7 +114,7 @@ impl TimeControl {
 
     /// The engine's clock after a move that took `elapsed_ms`, when the GUI
     /// does not send `time` (typing at a terminal): the increment is added,
-    /// and a new session's base time when `moves_made` (counting this move)
+    /// and a new period's base time when `moves_made` (counting this move)
     /// completes one.
     pub fn clock_after_move(&self, own_ms: u64, elapsed_ms: u64, moves_made: u32) -> u64 {
         match *self {
@@ -126,7 +126,7 @@ impl TimeControl {
     }
 
     /// Time added to the clock after a move: the increment, plus a new
-    /// session's base time when `moves_made` (counting this move) completes
+    /// period's base time when `moves_made` (counting this move) completes
     /// one. Nothing under `st`, where the clock does not carry over.
     pub fn credit_after_move(&self, moves_made: u32) -> u64 {
         match *self {
@@ -136,12 +136,12 @@ impl TimeControl {
                 base_ms,
                 increment_ms,
             } => {
-                let session = if moves > 0 && moves_made % moves == 0 {
+                let period = if moves > 0 && moves_made % moves == 0 {
                     base_ms
                 } else {
                     0
                 };
-                increment_ms.saturating_add(session)
+                increment_ms.saturating_add(period)
             }
         }
     }
@@ -163,7 +163,7 @@ pub fn parse_level(args: &str) -> Result<TimeControl, CommandError> {
     }
     let moves = mps
         .parse::<u32>()
-        .map_err(|_| CommandError::BadArgument("level moves per session"))?;
+        .map_err(|_| CommandError::BadArgument("level moves per period"))?;
     let base_ms = parse_base(base).ok_or(CommandError::BadArgument("level base time"))?;
     let increment_ms = parse_seconds(inc).ok_or(CommandError::BadArgument("level increment"))?;
     Ok(TimeControl::Level {

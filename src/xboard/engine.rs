@@ -1,4 +1,4 @@
-//! The CECP session: game state, engine state and the event loop.
+//! The CECP engine: game state, engine state and the event loop.
 //!
 //! CECP is stateful: the engine keeps the game, knows which side it plays,
 //! runs its own clock and announces results. Three threads cooperate:
@@ -8,9 +8,9 @@
 //!   (a [`SearchThread`], shared with the UCI loop; with `cores` above one
 //!   it runs the Lazy SMP helpers itself) and posts `Event::SearchDone`
 //!   when it ends;
-//! - the session thread handles both kinds of event in arrival order.
+//! - the engine thread handles both kinds of event in arrival order.
 //!
-//! Only the session thread changes the board or writes `move`, so a move
+//! Only the engine thread changes the board or writes `move`, so a move
 //! is always applied before any command the GUI sends in reply to it. The
 //! search thread writes thinking lines, always before its `SearchDone`.
 //! Cancelling a search (on `force`, `new`, `undo`…) sets its stop flag and
@@ -77,7 +77,7 @@ pub fn feature_line() -> String {
     )
 }
 
-/// Something for the session thread to handle.
+/// Something for the engine thread to handle.
 #[derive(Debug)]
 enum Event {
     /// A line from the GUI.
@@ -109,7 +109,7 @@ enum TaskKind {
     Analyze,
 }
 
-/// A running search (its thread is in [`Session::search`]).
+/// A running search (its thread is in [`Engine::search`]).
 #[derive(Debug)]
 struct Task {
     id: u64,
@@ -125,9 +125,9 @@ struct Progress {
     best: Option<String>,
 }
 
-/// The state of one CECP session.
+/// The state of one CECP connection.
 #[derive(Debug)]
-struct Session {
+struct Engine {
     board: Board,
     /// Fischer Random: castling is written `O-O` / `O-O-O`.
     frc: bool,
@@ -178,7 +178,7 @@ struct Session {
     root_moves: usize,
 }
 
-impl Session {
+impl Engine {
     fn new(events: Sender<Event>) -> Self {
         let time_control = TimeControl::default();
         Self {
@@ -761,7 +761,7 @@ fn clip(text: &str) -> String {
     text.trim().chars().take(MAX_ECHO_CHARS).collect()
 }
 
-/// Why the session refused a command that parsed (a [`CommandError`] is
+/// Why the engine refused a command that parsed (a [`CommandError`] is
 /// why one did not).
 #[derive(Debug)]
 enum Refused {
@@ -807,7 +807,7 @@ fn read_lines(input: impl BufRead, events: &Sender<Event>) {
     let _ = events.send(Event::Eof);
 }
 
-/// Runs a CECP session on `input` until `quit` or the end of input.
+/// Runs a CECP connection on `input` until `quit` or the end of input.
 pub fn run(input: impl BufRead + Send + 'static) {
     let (events, receiver) = mpsc::channel();
     let reader_events = events.clone();
@@ -818,10 +818,10 @@ pub fn run(input: impl BufRead + Send + 'static) {
         send(&format!("# cannot start the input thread: {error}"));
         return;
     }
-    Session::new(events).run(&receiver);
+    Engine::new(events).run(&receiver);
 }
 
-/// Runs a CECP session on stdin.
+/// Runs a CECP connection on stdin.
 pub fn run_stdio() {
     run(io::BufReader::new(io::stdin()));
 }
