@@ -23,10 +23,12 @@
 #![deny(missing_docs)]
 
 pub mod emit;
+#[cfg(feature = "engine")]
 pub mod endgames;
 pub mod fingerprint;
 pub mod geometry;
 pub mod magic;
+#[cfg(feature = "engine")]
 pub mod phf_maps;
 pub mod schedule;
 pub mod zobrist;
