@@ -22,6 +22,8 @@
 use crate::board::{Bitboard, Board, Color, Material, PieceKind, Square};
 use crate::eval::psqt::MATERIAL_EG;
 use crate::eval::score::{MAX_EVAL, Score};
+// The engine indexes with its own square and colour numbers: the integer API.
+use ::kiln_tables::raw as kiln_tables;
 
 /// The endgame function a material signature selects (see
 /// `kiln_gen::endgames::Rule`, which lists the same variants).

@@ -15,6 +15,8 @@
 
 use crate::board::{Bitboard, Board, Color, PieceKind, Square};
 use crate::movegen::{attacks, forward};
+// The engine indexes with its own square and colour numbers: the integer API.
+use ::kiln_tables::raw as kiln_tables;
 
 include!(concat!(env!("OUT_DIR"), "/eval_terms.rs"));
 

@@ -16,6 +16,8 @@
 //! ```
 
 use crate::board::{Bitboard, Color, PieceKind, Square};
+// The engine indexes with its own square and colour numbers: the integer API.
+use ::kiln_tables::raw as kiln_tables;
 
 /// Squares a rook on `square` attacks when `occupied` are occupied
 /// (blockers included).
