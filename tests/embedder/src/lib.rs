@@ -1,7 +1,12 @@
 //! A stand-in for another project embedding `kiln-tables`: a `#![no_std]`
 //! crate that depends on that crate alone and computes position keys and
-//! attack sets with it. CI builds it for a bare-metal target when one is
-//! installed, which fails if anything in its dependency graph needs `std`.
+//! attack sets with it.
+//!
+//! CI proves that nothing in its dependency graph needs `std`: it builds the
+//! crate for a bare-metal target (`thumbv7em-none-eabihf`) when that target
+//! is installed, and otherwise as a static library for the host with the
+//! `standalone` feature, whose panic handler clashes with `std`'s if any
+//! dependency links `std`.
 
 #![no_std]
 #![forbid(unsafe_code)]
@@ -10,6 +15,14 @@ use kiln_tables::{
     Bitboard, CastlingRights, Color, Piece, Square, bishop_attacks, king_attacks, knight_attacks,
     pawn_attacks, rook_attacks, zobrist_castling, zobrist_piece, zobrist_side,
 };
+
+/// The panic handler a `#![no_std]` static library or firmware image must
+/// provide (a test build links `std`, which has its own).
+#[cfg(all(feature = "standalone", not(test)))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    loop {}
+}
 
 /// A minimal position: piece bitboards by colour and kind.
 pub struct Position {
