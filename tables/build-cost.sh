@@ -12,6 +12,9 @@
 #   ROUNDS (default 1): builds per crate and profile, interleaved across the
 #   crates; the minimum is reported, which damps noise from other work on the
 #   machine. Needs network access to crates.io for the first fetch only.
+#   COMPARE="cozy-chess" (environment) limits the crates compared with
+#   kiln-tables (default: cozy-chess chess shakmaty; chess alone takes
+#   minutes, its build script searching magics unoptimised).
 set -euo pipefail
 
 rounds=${1:-1}
@@ -25,7 +28,16 @@ tables_dir=$(cd "$(dirname "$0")" && pwd)
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/kiln-build-cost.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 
-crates=(kiln-tables cozy-chess chess shakmaty)
+read -r -a others <<<"${COMPARE:-cozy-chess chess shakmaty}"
+for c in "${others[@]}"; do
+  case $c in cozy-chess | chess | shakmaty) ;;
+  *)
+    echo "COMPARE: unknown crate '$c' (expected cozy-chess, chess, shakmaty)" >&2
+    exit 2
+    ;;
+  esac
+done
+crates=(kiln-tables "${others[@]}")
 
 # scratch NAME DEPENDENCY-LINE MAIN-BODY
 scratch() {
