@@ -21,7 +21,9 @@ use kiln_tables::{
 #[cfg(all(feature = "standalone", not(test)))]
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
-    loop {}
+    loop {
+        core::hint::spin_loop();
+    }
 }
 
 /// A minimal position: piece bitboards by colour and kind.
