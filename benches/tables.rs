@@ -29,14 +29,14 @@ fn lookups(c: &mut Criterion) {
     group.bench_function("magic", |b| {
         b.iter(|| {
             inputs.iter().fold(0u64, |acc, &(s, occ)| {
-                acc ^ kiln_tables::rook_attacks(black_box(s), black_box(occ))
-                    ^ kiln_tables::bishop_attacks(black_box(s), black_box(occ))
+                acc ^ kiln_tables::raw::rook_attacks(black_box(s), black_box(occ))
+                    ^ kiln_tables::raw::bishop_attacks(black_box(s), black_box(occ))
             })
         })
     });
     #[cfg(target_feature = "bmi2")]
     group.bench_function("pext", |b| {
-        use kiln_tables::pext;
+        use kiln_tables::raw::pext;
         b.iter(|| {
             inputs.iter().fold(0u64, |acc, &(s, occ)| {
                 let (s, occ) = (black_box(s), black_box(occ));

@@ -23,11 +23,14 @@
 #![deny(missing_docs)]
 
 pub mod emit;
+#[cfg(feature = "engine")]
 pub mod endgames;
 pub mod fingerprint;
 pub mod geometry;
+#[cfg(feature = "engine")]
 pub mod lmr;
 pub mod magic;
+#[cfg(feature = "engine")]
 pub mod phf_maps;
 pub mod schedule;
 pub mod zobrist;

@@ -22,6 +22,8 @@
 use super::bitboard::Bitboard;
 use super::piece::{Color, PieceKind};
 use super::square::Square;
+// The engine indexes with its own square and colour numbers: the integer API.
+use ::kiln_tables::raw as kiln_tables;
 
 /// Squares a rook on `square` attacks when `occupied` are occupied
 /// (blockers included).

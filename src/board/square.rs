@@ -239,7 +239,7 @@ impl Square {
     }
 
     /// The square mirrored vertically (a1 ↔ a8): the same square seen from
-    /// the other side. Equals `kiln_tables::FLIP`.
+    /// the other side. Equals `kiln_tables::raw::FLIP`.
     #[inline]
     pub const fn flip(self) -> Square {
         Square::from_index_masked(self as u32 ^ 56)

@@ -10,6 +10,8 @@
 
 use super::piece::Piece;
 use super::square::{File, Square};
+// The engine indexes with its own square and colour numbers: the integer API.
+use ::kiln_tables::raw as kiln_tables;
 
 /// A 64-bit Zobrist hash of a position.
 #[repr(transparent)]

@@ -4,6 +4,8 @@
 //! evaluation file reads the chess tables through these functions only.
 
 use crate::board::{Bitboard, Color, Square};
+// The engine indexes with its own square and colour numbers: the integer API.
+use ::kiln_tables::raw as kiln_tables;
 
 /// The four centre squares d4, e4, d5 and e5.
 pub(crate) const CENTRE: u64 = 0x0000_0018_1800_0000;

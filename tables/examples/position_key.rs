@@ -3,39 +3,45 @@
 //!
 //! Run with `cargo run -p kiln-tables --example position_key [FEN]`.
 
-fn main() {
+use std::process::ExitCode;
+
+use kiln_tables::{
+    Bitboard, CastlingRights, File, Piece, Rank, Square, rook_attacks, zobrist_castling,
+    zobrist_piece,
+};
+
+fn main() -> ExitCode {
     let placement = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR".to_string());
-    let mut key = kiln_tables::zobrist_castling(0b1111);
-    let mut occupied = 0u64;
-    let (mut file, mut rank) = (0u8, 7u8);
-    for c in placement.split(' ').next().unwrap_or("").chars() {
-        match c {
-            '/' => {
-                rank = rank.saturating_sub(1);
-                file = 0;
+    let mut key = zobrist_castling(CastlingRights::ALL);
+    let mut occupied = Bitboard::EMPTY;
+    let rows: Vec<&str> = placement
+        .split(' ')
+        .next()
+        .unwrap_or("")
+        .split('/')
+        .collect();
+    if rows.len() != 8 {
+        eprintln!("expected 8 ranks separated by '/', got {}", rows.len());
+        return ExitCode::from(2);
+    }
+    for (row, text) in rows.iter().enumerate() {
+        let rank = Rank::ALL[7 - row];
+        let mut file = 0u8;
+        for c in text.chars() {
+            if let Some(empty) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                file += empty as u8;
+                continue;
             }
-            '1'..='8' => file += c as u8 - b'0',
-            _ => {
-                let kind = match c.to_ascii_lowercase() {
-                    'p' => 0,
-                    'n' => 1,
-                    'b' => 2,
-                    'r' => 3,
-                    'q' => 4,
-                    'k' => 5,
-                    _ => {
-                        eprintln!("unknown piece letter {c:?}");
-                        std::process::exit(2);
-                    }
-                };
-                let color = u8::from(c.is_ascii_lowercase());
-                let square = rank * 8 + file;
-                key ^= kiln_tables::zobrist_piece(color, kind, square);
-                occupied |= 1 << square;
-                file += 1;
-            }
+            let (Some((color, piece)), Some(f)) = (Piece::from_fen_char(c), File::new(file)) else {
+                eprintln!("rank {rank}: unexpected {c:?} (piece letter, or a file past h)");
+                return ExitCode::from(2);
+            };
+            let square = Square::new(f, rank);
+            key ^= zobrist_piece(color, piece, square);
+            occupied = occupied.with(square);
+            file += 1;
         }
     }
     println!(
@@ -48,8 +54,10 @@ fn main() {
         "same as the start position: {}",
         key == kiln_tables::START_KEY
     );
-    println!(
-        "rook on a1 attacks: {:016x}",
-        kiln_tables::rook_attacks(0, occupied)
-    );
+    let seen: Vec<String> = rook_attacks(Square::A1, occupied)
+        .into_iter()
+        .map(|s| s.to_string())
+        .collect();
+    println!("rook on a1 attacks: {}", seen.join(" "));
+    ExitCode::SUCCESS
 }

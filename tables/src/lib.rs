@@ -1,54 +1,181 @@
-//! Chess lookup tables generated at build time: fancy-magic and PEXT slider
-//! attacks, leaper attacks, `BETWEEN`/`LINE`, file/rank/passed-pawn masks,
-//! distances, castling-rights masks, the `FLIP` table and Zobrist keys.
+//! Chess lookup tables generated at build time: fancy-magic (and PEXT) slider
+//! attacks, knight, king and pawn attacks, `between` and `line`, file, rank
+//! and passed-pawn masks, distances, castling-rights masks, the square
+//! mirror and Zobrist keys, behind a small typed vocabulary.
 //!
-//! Every table is a `static` array emitted by this crate's build script (which
-//! runs the `kiln-gen` generator); nothing is computed or initialised at
-//! runtime, and the crate is `no_std` with no runtime dependencies.
+//! Every table is a `static` array written by this crate's build script
+//! (which runs the [`kiln-gen`](https://docs.rs/kiln-gen) generator) and
+//! `include!`d; nothing is computed or initialised at runtime, and every
+//! lookup is a `const fn`.
 //!
-//! The API speaks plain integers so that any project can use it without
-//! adopting Kiln's types:
-//! - a square is a `u8` from 0 to 63 with A1 = 0, B1 = 1, …, H8 = 63
-//!   (`square = rank * 8 + file`);
-//! - a bitboard is a `u64` with bit `n` set for square `n`;
-//! - a colour is `0` for White and `1` for Black;
-//! - a piece kind is `0..6` for pawn, knight, bishop, rook, queen, king.
+//! # The vocabulary
 //!
-//! Functions taking a square index the tables directly and panic on a square
-//! above 63, like any slice index.
+//! [`Square`] (`A1` = 0 … `H8` = 63), [`File`], [`Rank`], [`Color`] and
+//! [`Piece`] (the six kinds, without colour) are `#[repr(u8)]` enums with
+//! const constructors, `ALL` arrays for iteration, `flip`, and `Display` /
+//! `FromStr` for their algebraic names. A [`Bitboard`] is a set of squares,
+//! a public `u64` with bit `n` for the square of index `n`.
+//! [`CastlingRights`] holds the four castling bits. Parsing fails with a
+//! [`ParseError`] that says what was expected.
 //!
-//! # Example
 //! ```
-//! use kiln_tables as t;
+//! use kiln_tables::{Color, File, Piece, Rank, Square};
 //!
-//! const E1: u8 = 4;
-//! const E4: u8 = 28;
-//! const E8: u8 = 60;
-//! // A rook on e1 with a blocker on e4 sees e2, e3 and e4 up the file.
-//! let occupied = 1u64 << E4;
-//! let up_the_file = t::rook_attacks(E1, occupied) & t::file_mask(4);
-//! assert_eq!(up_the_file, (1 << 12) | (1 << 20) | (1 << E4));
-//! // BETWEEN excludes both ends; LINE spans the whole board.
-//! assert_eq!(t::between(E1, E4), (1 << 12) | (1 << 20));
-//! assert_eq!(t::line(E1, E8), t::file_mask(4));
-//! // FLIP mirrors a square for the other colour.
-//! assert_eq!(t::FLIP[E1 as usize], E8);
+//! let e4: Square = "e4".parse()?;
+//! assert_eq!(e4, Square::new(File::E, Rank::Fourth));
+//! assert_eq!(e4.flip(), Square::E5);
+//! assert_eq!(Square::from_index(e4 as u8 + 8), Some(Square::E5));
+//! assert_eq!(Color::White.flip(), Color::Black);
+//! assert_eq!(Piece::Knight.fen_char(Color::White), 'N');
+//! assert_eq!(Square::ALL.iter().filter(|s| s.rank() == Rank::Eighth).count(), 8);
+//! # Ok::<(), kiln_tables::ParseError>(())
 //! ```
 //!
-//! # Seed and fingerprint
-//! The Zobrist keys are drawn from [`SEED`] (default fixed in `kiln-gen`, or
-//! `KILN_SEED=<u64>` at build time). [`FINGERPRINT`] is a 64-bit FNV-1a hash of
-//! every generated table, so two builds can tell whether they carry the same
-//! tables.
+//! The integer functions these wrap are in [`raw`], for engines that bring
+//! their own square and piece types.
+//!
+//! # Attacks
+//!
+//! Lookups take typed arguments, so they cannot be given an out-of-range
+//! square or arguments in the wrong order, and they work in constants:
+//!
+//! ```
+//! use kiln_tables::{Bitboard, Color, Square, bishop_attacks, knight_attacks, pawn_attacks,
+//!     rook_attacks};
+//!
+//! const K: Bitboard = knight_attacks(Square::G1);
+//! assert_eq!(K, Square::E2.bitboard() | Square::F3.bitboard() | Square::H3.bitboard());
+//!
+//! // Is the White king on e1 in check? Look from the king with each piece's
+//! // move and intersect with the enemy pieces that move that way.
+//! let black_rooks = Square::E8.bitboard();
+//! let black_bishops = Square::B4.bitboard();
+//! let black_pawns = Square::F2.bitboard();
+//! let occupied = black_rooks | black_bishops | black_pawns | Square::E1.bitboard()
+//!     | Square::E5.bitboard(); // a White piece blocks the rook
+//! let king = Square::E1;
+//! let checkers = (rook_attacks(king, occupied) & black_rooks)
+//!     | (bishop_attacks(king, occupied) & black_bishops)
+//!     | (pawn_attacks(Color::White, king) & black_pawns);
+//! assert_eq!(checkers.into_iter().collect::<Vec<_>>(), [Square::F2, Square::B4]);
+//! ```
+//!
+//! # Zobrist hashing
+//!
+//! The key of a position is the XOR of [`zobrist_piece`] for every piece, of
+//! [`zobrist_castling`] for its castling rights, of [`zobrist_en_passant`]
+//! when an en-passant capture is possible and of [`zobrist_side`] when Black
+//! is to move. A move updates it by XORing out what it removes and XORing in
+//! what it adds. [`START_KEY`] is the key of the start position:
+//!
+//! ```
+//! use kiln_tables::{CastlingRights, Piece, START_KEY, Square, zobrist_castling, zobrist_piece,
+//!     zobrist_side};
+//!
+//! /// The key of a FEN piece placement, White to move, all castling rights.
+//! fn key(placement: &str) -> u64 {
+//!     let mut key = zobrist_castling(CastlingRights::ALL);
+//!     for (row, text) in placement.split('/').enumerate() {
+//!         let mut file = 0;
+//!         for c in text.chars() {
+//!             if let Some(empty) = c.to_digit(10) {
+//!                 file += empty as u8;
+//!             } else if let Some((color, piece)) = Piece::from_fen_char(c) {
+//!                 let square = Square::from_index((7 - row as u8) * 8 + file).unwrap();
+//!                 key ^= zobrist_piece(color, piece, square);
+//!                 file += 1;
+//!             }
+//!         }
+//!     }
+//!     key
+//! }
+//!
+//! let start = key("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+//! assert_eq!(start, START_KEY);
+//!
+//! // 1. e4, incrementally: the pawn leaves e2, arrives on e4, Black to move.
+//! let white = kiln_tables::Color::White;
+//! let after_e4 = start
+//!     ^ zobrist_piece(white, Piece::Pawn, Square::E2)
+//!     ^ zobrist_piece(white, Piece::Pawn, Square::E4)
+//!     ^ zobrist_side();
+//! // (No en-passant key: no Black pawn can take on e3.)
+//! assert_eq!(after_e4, key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR") ^ zobrist_side());
+//! ```
+//!
+//! # Choosing the keys: `KILN_SEED` and the fingerprint
+//!
+//! The Zobrist keys are drawn from [`SEED`], which is
+//! `kiln_gen::DEFAULT_SEED` unless the environment variable `KILN_SEED`
+//! (decimal or `0x…` hexadecimal) is set when this crate is built. A crate
+//! that depends on `kiln-tables` picks its own keys by building with the
+//! variable set; the build script reruns whenever it changes:
+//!
+//! ```sh
+//! KILN_SEED=12345 cargo build          # once
+//! ```
+//!
+//! or for every build of that project, in its `.cargo/config.toml`:
+//!
+//! ```toml
+//! [env]
+//! KILN_SEED = "12345"
+//! ```
+//!
+//! [`FINGERPRINT`] is a 64-bit FNV-1a hash over every generated table, the
+//! keys included. Two builds with the same fingerprint carry the same
+//! tables, so an embedder that stores keys (an opening book, a transposition
+//! table on disk) can record it and refuse data made with other tables:
+//!
+//! ```
+//! /// What a file written with these tables starts with.
+//! fn header() -> [u8; 16] {
+//!     let mut h = [0; 16];
+//!     h[..8].copy_from_slice(&kiln_tables::SEED.to_le_bytes());
+//!     h[8..].copy_from_slice(&kiln_tables::FINGERPRINT.to_le_bytes());
+//!     h
+//! }
+//!
+//! fn readable(file_header: [u8; 16]) -> bool {
+//!     file_header == header()
+//! }
+//! assert!(readable(header()));
+//! ```
+//!
+//! Attack tables do not depend on the seed; magics come from a committed
+//! schedule unless `KILN_MAGIC_SEARCH=full` asks for a search from the seed.
+//!
+//! # Other languages: the C header
+//!
+//! The same tables are available as a C99 header (`static const` arrays
+//! with a `KILN_` prefix, plus `KILN_SEED`, `KILN_FINGERPRINT`,
+//! `KILN_START_KEY` and `KILN_ZOBRIST_SIDE`), written by the generator's
+//! command-line tool:
+//!
+//! ```sh
+//! cargo install kiln-gen               # or, in a checkout: cargo run -p kiln-gen --
+//! kiln-gen --seed 12345 --format c --out kiln_tables.h
+//! kiln-gen --seed 12345 --format c --check kiln_tables.h   # exit 1 if stale
+//! ```
+//!
+//! A header and a Rust build from the same seed carry the same fingerprint.
+//!
+//! # `no_std`, no `unsafe`, no runtime work
+//!
+//! The crate is `#![no_std]` and `#![forbid(unsafe_code)]`, has no runtime
+//! dependencies and allocates nothing: it builds for bare-metal targets and
+//! links into any binary, and every table is ready in the binary's read-only
+//! data. Only the build script needs `std` (it runs on the host).
 //!
 //! # Slider lookups: magic or PEXT
-//! [`rook_attacks`] and [`bishop_attacks`] use fancy magic bitboards, which run
-//! on every target. When the *target* has BMI2 (for example with
-//! `RUSTFLAGS="-C target-cpu=native"` on a CPU that has it), the `pext`
-//! module is compiled in too, with the same attacks laid out for
+//!
+//! [`rook_attacks`] and [`bishop_attacks`] use fancy magic bitboards, which
+//! run on every target. When the *target* has BMI2 (for example with
+//! `RUSTFLAGS="-C target-cpu=native"` on a CPU that has it), `raw::pext` is
+//! compiled in too, with the same attacks laid out for
 //! `index = pext(occupied, mask) + offset`. Executing the `pext` instruction
 //! needs an `unsafe` call in Rust, which this crate forbids, so the caller
-//! computes the index: see the `pext` module (documented when built for BMI2).
+//! computes the index (see `raw::pext`, documented when built for BMI2).
 
 #![no_std]
 #![forbid(unsafe_code)]
@@ -58,195 +185,72 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 }
 
-pub use generated::{FINGERPRINT, FLIP, SEED, START_KEY};
+mod bitboard;
+mod castling;
+mod color;
+mod error;
+mod lookups;
+mod piece;
+pub mod raw;
+mod square;
+
+pub use bitboard::{Bitboard, Squares};
+pub use castling::CastlingRights;
+pub use color::Color;
+pub use error::ParseError;
+pub use lookups::{
+    adjacent_files, between, bishop_attacks, castling_rights_mask, distance, file_mask,
+    forward_file, king_attacks, knight_attacks, line, passed_pawn_mask, pawn_attacks, pawn_pushes,
+    queen_attacks, rank_mask, rook_attacks, zobrist_castling, zobrist_en_passant, zobrist_piece,
+    zobrist_side,
+};
+pub use piece::Piece;
+pub use square::{File, Rank, Square};
+
+/// The seed the Zobrist keys were drawn from: `KILN_SEED` when this crate
+/// was built, else `kiln_gen::DEFAULT_SEED`.
+///
+/// ```
+/// // Build with `KILN_SEED=12345` and this is 12345.
+/// println!("Zobrist seed {}", kiln_tables::SEED);
+/// ```
+pub const SEED: u64 = generated::SEED;
+
+/// A 64-bit FNV-1a hash over every generated table: equal fingerprints,
+/// equal tables. A release of this crate that changes it for the default
+/// seed is a breaking change (see the README).
+///
+/// ```
+/// println!("tables {:016x}", kiln_tables::FINGERPRINT);
+/// ```
+pub const FINGERPRINT: u64 = generated::FINGERPRINT;
+
+/// The Zobrist key of the standard start position (White to move, all four
+/// castling rights, no en-passant file).
+///
+/// ```
+/// use kiln_tables::{CastlingRights, Color, Piece, START_KEY, Square, zobrist_castling,
+///     zobrist_piece};
+///
+/// let back_rank = [Piece::Rook, Piece::Knight, Piece::Bishop, Piece::Queen, Piece::King,
+///     Piece::Bishop, Piece::Knight, Piece::Rook];
+/// let mut key = zobrist_castling(CastlingRights::ALL);
+/// for color in Color::ALL {
+///     for (file, piece) in back_rank.into_iter().enumerate() {
+///         // White's view of the back rank and the pawn in front of it.
+///         let home = Square::from_index(file as u8).unwrap();
+///         let pawn = home.offset(0, 1).unwrap();
+///         key ^= zobrist_piece(color, piece, home.relative_to(color));
+///         key ^= zobrist_piece(color, Piece::Pawn, pawn.relative_to(color));
+///     }
+/// }
+/// assert_eq!(key, START_KEY);
+/// ```
+pub const START_KEY: u64 = generated::START_KEY;
 
 /// Number of squares on the board.
-pub const SQUARES: usize = 64;
-
-/// Squares attacked by a rook on `square` when the squares in `occupied` are
-/// occupied (blockers are included in the attack set; own pieces are not
-/// removed).
-#[inline]
-pub fn rook_attacks(square: u8, occupied: u64) -> u64 {
-    let s = square as usize;
-    let index = ((occupied & generated::ROOK_MASKS[s]).wrapping_mul(generated::ROOK_MAGICS[s])
-        >> generated::ROOK_SHIFTS[s]) as usize;
-    generated::ROOK_ATTACKS[generated::ROOK_OFFSETS[s] as usize + index]
-}
-
-/// Squares attacked by a bishop on `square` given the `occupied` squares.
-#[inline]
-pub fn bishop_attacks(square: u8, occupied: u64) -> u64 {
-    let s = square as usize;
-    let index = ((occupied & generated::BISHOP_MASKS[s]).wrapping_mul(generated::BISHOP_MAGICS[s])
-        >> generated::BISHOP_SHIFTS[s]) as usize;
-    generated::BISHOP_ATTACKS[generated::BISHOP_OFFSETS[s] as usize + index]
-}
-
-/// Squares attacked by a queen on `square` given the `occupied` squares.
-#[inline]
-pub fn queen_attacks(square: u8, occupied: u64) -> u64 {
-    rook_attacks(square, occupied) | bishop_attacks(square, occupied)
-}
-
-/// Squares attacked by a knight on `square`.
-#[inline]
-pub fn knight_attacks(square: u8) -> u64 {
-    generated::KNIGHT_ATTACKS[square as usize]
-}
-
-/// Squares attacked by a king on `square`.
-#[inline]
-pub fn king_attacks(square: u8) -> u64 {
-    generated::KING_ATTACKS[square as usize]
-}
-
-/// Squares attacked by a pawn of `color` (0 White, 1 Black) on `square`.
-#[inline]
-pub fn pawn_attacks(color: u8, square: u8) -> u64 {
-    generated::PAWN_ATTACKS[color as usize][square as usize]
-}
-
-/// The square in front of a pawn of `color` on `square` (empty on the last
-/// rank).
-#[inline]
-pub fn pawn_pushes(color: u8, square: u8) -> u64 {
-    generated::PAWN_PUSHES[color as usize][square as usize]
-}
-
-/// Squares strictly between `a` and `b` when they share a rank, file or
-/// diagonal; empty otherwise (and for `a == b`).
-#[inline]
-pub fn between(a: u8, b: u8) -> u64 {
-    generated::BETWEEN[a as usize][b as usize]
-}
-
-/// The whole rank, file or diagonal through `a` and `b` (edge to edge,
-/// including both); empty when they are not aligned or are equal.
-#[inline]
-pub fn line(a: u8, b: u8) -> u64 {
-    generated::LINE[a as usize][b as usize]
-}
-
-/// All squares of `file` (0 = a-file … 7 = h-file).
-#[inline]
-pub fn file_mask(file: u8) -> u64 {
-    generated::FILE_MASKS[file as usize]
-}
-
-/// All squares of `rank` (0 = first rank … 7 = eighth rank).
-#[inline]
-pub fn rank_mask(rank: u8) -> u64 {
-    generated::RANK_MASKS[rank as usize]
-}
-
-/// The files beside `file` (one or two files, not `file` itself).
-#[inline]
-pub fn adjacent_files(file: u8) -> u64 {
-    generated::ADJACENT_FILES[file as usize]
-}
-
-/// Squares in front of a pawn of `color` on `square` on its own and the
-/// adjacent files: no enemy pawn there means the pawn is passed.
-#[inline]
-pub fn passed_pawn_mask(color: u8, square: u8) -> u64 {
-    generated::PASSED_PAWN_MASKS[color as usize][square as usize]
-}
-
-/// Squares in front of `square` on its own file, as seen by `color`.
-#[inline]
-pub fn forward_file(color: u8, square: u8) -> u64 {
-    generated::FORWARD_FILE[color as usize][square as usize]
-}
-
-/// King-move (Chebyshev) distance between two squares, 0 to 7.
-#[inline]
-pub fn distance(a: u8, b: u8) -> u8 {
-    generated::DISTANCE[a as usize][b as usize]
-}
-
-/// Castling rights (bit 0 White short, bit 1 White long, bit 2 Black short,
-/// bit 3 Black long) that survive a move from or to `square` in standard chess:
-/// `rights &= castling_rights_mask(from) & castling_rights_mask(to)`.
 ///
-/// Chess960 positions put kings and rooks on other squares; an engine derives
-/// its per-position mask from the castling rooks it parsed.
-#[inline]
-pub fn castling_rights_mask(square: u8) -> u8 {
-    generated::CASTLING_RIGHTS_MASKS[square as usize]
-}
-
-/// Zobrist key of a piece of `color` (0/1) and `kind` (0 pawn … 5 king) on
-/// `square`.
-#[inline]
-pub fn zobrist_piece(color: u8, kind: u8, square: u8) -> u64 {
-    generated::ZOBRIST_PIECES[color as usize][kind as usize][square as usize]
-}
-
-/// Zobrist key of a castling-rights set (4 bits, see
-/// [`castling_rights_mask`]); the key of the empty set is a real key too, so
-/// XOR out the old set and XOR in the new one.
-#[inline]
-pub fn zobrist_castling(rights: u8) -> u64 {
-    generated::ZOBRIST_CASTLING[rights as usize]
-}
-
-/// Zobrist key of an en-passant `file` (0 … 7).
-#[inline]
-pub fn zobrist_en_passant(file: u8) -> u64 {
-    generated::ZOBRIST_EN_PASSANT[file as usize]
-}
-
-/// Zobrist key XORed in when Black is to move.
-#[inline]
-pub fn zobrist_side() -> u64 {
-    generated::ZOBRIST_SIDE
-}
-
-/// Direct access to the generated arrays, for embedders that want to copy or
-/// inspect them (the functions above are the usual way in).
-pub mod raw {
-    pub use super::generated::{
-        ADJACENT_FILES, BETWEEN, BISHOP_ATTACKS, BISHOP_MAGICS, BISHOP_MASKS, BISHOP_OFFSETS,
-        BISHOP_SHIFTS, CASTLING_RIGHTS_MASKS, DISTANCE, FILE_MASKS, FORWARD_FILE, KING_ATTACKS,
-        KNIGHT_ATTACKS, LINE, PASSED_PAWN_MASKS, PAWN_ATTACKS, PAWN_PUSHES, RANK_MASKS,
-        ROOK_ATTACKS, ROOK_MAGICS, ROOK_MASKS, ROOK_OFFSETS, ROOK_SHIFTS, ZOBRIST_CASTLING,
-        ZOBRIST_EN_PASSANT, ZOBRIST_PIECES, ZOBRIST_SIDE,
-    };
-}
-
-/// PEXT (BMI2) layout of the slider attacks, compiled only for targets with
-/// BMI2.
-///
-/// `attacks = ROOK_ATTACKS[ROOK_OFFSETS[sq] + pext(occupied, ROOK_MASKS[sq])]`.
-/// The masks are the same relevant-occupancy masks as the magic layout.
-///
-/// ```ignore
-/// // In a crate that allows `unsafe`:
-/// #[cfg(target_feature = "bmi2")]
-/// fn rook(sq: u8, occ: u64) -> u64 {
-///     let mask = kiln_tables::pext::ROOK_MASKS[sq as usize];
-///     // SAFETY: this code is only compiled when the target has BMI2.
-///     let index = unsafe { core::arch::x86_64::_pext_u64(occ, mask) };
-///     kiln_tables::pext::rook_attacks_at(sq, index)
-/// }
 /// ```
-#[cfg(target_feature = "bmi2")]
-pub mod pext {
-    pub use super::generated::{
-        BISHOP_MASKS, BISHOP_PEXT_ATTACKS as BISHOP_ATTACKS, BISHOP_PEXT_OFFSETS as BISHOP_OFFSETS,
-        ROOK_MASKS, ROOK_PEXT_ATTACKS as ROOK_ATTACKS, ROOK_PEXT_OFFSETS as ROOK_OFFSETS,
-    };
-
-    /// Rook attacks on `square` for a PEXT `index` (`pext(occupied, mask)`).
-    #[inline]
-    pub fn rook_attacks_at(square: u8, index: u64) -> u64 {
-        ROOK_ATTACKS[ROOK_OFFSETS[square as usize] as usize + index as usize]
-    }
-
-    /// Bishop attacks on `square` for a PEXT `index` (`pext(occupied, mask)`).
-    #[inline]
-    pub fn bishop_attacks_at(square: u8, index: u64) -> u64 {
-        BISHOP_ATTACKS[BISHOP_OFFSETS[square as usize] as usize + index as usize]
-    }
-}
+/// assert_eq!(kiln_tables::SQUARES, kiln_tables::Square::ALL.len());
+/// ```
+pub const SQUARES: usize = 64;

@@ -1,51 +1,72 @@
-//! A stand-in for another project embedding `kiln-tables`: it depends on that
-//! crate alone and computes position keys and attack sets with it.
+//! A stand-in for another project embedding `kiln-tables`: a `#![no_std]`
+//! crate that depends on that crate alone and computes position keys and
+//! attack sets with it.
+//!
+//! CI proves that nothing in its dependency graph needs `std`: it builds the
+//! crate for a bare-metal target (`thumbv7em-none-eabihf`) when that target
+//! is installed, and otherwise as a static library for the host with the
+//! `standalone` feature, whose panic handler clashes with `std`'s if any
+//! dependency links `std`.
 
 #![no_std]
 #![forbid(unsafe_code)]
 
-use kiln_tables as t;
+use kiln_tables::{
+    Bitboard, CastlingRights, Color, Piece, Square, bishop_attacks, king_attacks, knight_attacks,
+    pawn_attacks, rook_attacks, zobrist_castling, zobrist_piece, zobrist_side,
+};
+
+/// The panic handler a `#![no_std]` static library or firmware image must
+/// provide (a test build links `std`, which has its own).
+#[cfg(all(feature = "standalone", not(test)))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    loop {
+        core::hint::spin_loop();
+    }
+}
 
 /// A minimal position: piece bitboards by colour and kind.
 pub struct Position {
-    /// `pieces[color][kind]`, colour 0 White, kind 0 pawn … 5 king.
-    pub pieces: [[u64; 6]; 2],
-    /// True when White is to move.
-    pub white_to_move: bool,
-    /// Castling rights (bit 0 K, 1 Q, 2 k, 3 q).
-    pub castling: u8,
+    /// `pieces[color][piece]`.
+    pub pieces: [[Bitboard; 6]; 2],
+    /// The side to move.
+    pub side_to_move: Color,
+    /// Castling rights.
+    pub castling: CastlingRights,
 }
 
 impl Position {
     /// The standard start position.
     pub fn start() -> Position {
-        let white = [0xFF00u64, 0x42, 0x24, 0x81, 0x08, 0x10];
+        let white = [0xFF00u64, 0x42, 0x24, 0x81, 0x08, 0x10].map(Bitboard);
         // Black's pieces are White's mirrored rank for rank.
-        let pieces = [white, white.map(u64::swap_bytes)];
+        let black = white.map(|b| Bitboard(b.0.swap_bytes()));
         Position {
-            pieces,
-            white_to_move: true,
-            castling: 0b1111,
+            pieces: [white, black],
+            side_to_move: Color::White,
+            castling: CastlingRights::ALL,
         }
     }
 
     /// All occupied squares.
-    pub fn occupied(&self) -> u64 {
-        self.pieces.iter().flatten().fold(0, |a, &b| a | b)
+    pub fn occupied(&self) -> Bitboard {
+        self.pieces
+            .iter()
+            .flatten()
+            .fold(Bitboard::EMPTY, |a, &b| a | b)
     }
 
     /// Zobrist key from scratch.
     pub fn key(&self) -> u64 {
-        let mut key = t::zobrist_castling(self.castling);
-        if !self.white_to_move {
-            key ^= t::zobrist_side();
+        let mut key = zobrist_castling(self.castling);
+        if self.side_to_move == Color::Black {
+            key ^= zobrist_side();
         }
-        for color in 0..2u8 {
-            for kind in 0..6u8 {
-                let mut bb = self.pieces[color as usize][kind as usize];
-                while bb != 0 {
-                    key ^= t::zobrist_piece(color, kind, bb.trailing_zeros() as u8);
-                    bb &= bb - 1;
+        for color in Color::ALL {
+            for piece in Piece::ALL {
+                for square in self.pieces[color.index()][piece.index()] {
+                    key ^= zobrist_piece(color, piece, square);
                 }
             }
         }
@@ -53,14 +74,15 @@ impl Position {
     }
 
     /// Is `square` attacked by `color`?
-    pub fn attacked(&self, square: u8, color: u8) -> bool {
-        let p = &self.pieces[color as usize];
+    pub fn attacked(&self, square: Square, color: Color) -> bool {
+        let p = &self.pieces[color.index()];
         let occ = self.occupied();
-        t::pawn_attacks(color ^ 1, square) & p[0] != 0
-            || t::knight_attacks(square) & p[1] != 0
-            || t::bishop_attacks(square, occ) & (p[2] | p[4]) != 0
-            || t::rook_attacks(square, occ) & (p[3] | p[4]) != 0
-            || t::king_attacks(square) & p[5] != 0
+        let [pawns, knights, bishops, rooks, queens, kings] = *p;
+        !(pawn_attacks(color.flip(), square) & pawns).is_empty()
+            || !(knight_attacks(square) & knights).is_empty()
+            || !(bishop_attacks(square, occ) & (bishops | queens)).is_empty()
+            || !(rook_attacks(square, occ) & (rooks | queens)).is_empty()
+            || !(king_attacks(square) & kings).is_empty()
     }
 }
 
@@ -70,15 +92,18 @@ mod tests {
 
     #[test]
     fn start_position_key_matches_the_emitted_constant() {
-        assert_eq!(Position::start().key(), t::START_KEY);
+        assert_eq!(Position::start().key(), kiln_tables::START_KEY);
     }
 
     #[test]
     fn attacks_in_the_start_position() {
         let p = Position::start();
-        assert!(p.attacked(20, 0)); // e3 by White pawns
-        assert!(!p.attacked(28, 0)); // e4 by nobody
-        assert!(p.attacked(45, 1)); // f6 by the g8 knight
-        assert_eq!(t::rook_attacks(0, p.occupied()), (1 << 1) | (1 << 8));
+        assert!(p.attacked(Square::E3, Color::White));
+        assert!(!p.attacked(Square::E4, Color::White));
+        assert!(p.attacked(Square::F6, Color::Black)); // by the g8 knight
+        assert_eq!(
+            rook_attacks(Square::A1, p.occupied()),
+            Square::B1.bitboard() | Square::A2.bitboard()
+        );
     }
 }

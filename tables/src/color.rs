@@ -1,0 +1,112 @@
+//! The two sides.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::ParseError;
+
+/// A side: White or Black. Written `w` and `b`, as in FEN.
+///
+/// ```
+/// use kiln_tables::Color;
+///
+/// assert_eq!(Color::Black as u8, 1);
+/// assert_eq!(Color::White.flip(), Color::Black);
+/// assert_eq!("b".parse::<Color>(), Ok(Color::Black));
+/// assert_eq!(Color::White.to_string(), "w");
+/// ```
+#[repr(u8)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Color {
+    /// White, who moves first and starts on ranks 1 and 2.
+    White,
+    /// Black.
+    Black,
+}
+
+impl Color {
+    /// Both sides, White first.
+    ///
+    /// ```
+    /// use kiln_tables::Color;
+    ///
+    /// assert_eq!(Color::ALL, [Color::White, Color::Black]);
+    /// ```
+    pub const ALL: [Color; 2] = [Color::White, Color::Black];
+
+    /// The colour with `index` 0 (White) or 1 (Black); `None` otherwise.
+    ///
+    /// ```
+    /// use kiln_tables::Color;
+    ///
+    /// assert_eq!(Color::new(1), Some(Color::Black));
+    /// assert_eq!(Color::new(2), None);
+    /// ```
+    pub const fn new(index: u8) -> Option<Color> {
+        match index {
+            0 => Some(Color::White),
+            1 => Some(Color::Black),
+            _ => None,
+        }
+    }
+
+    /// The index, 0 (White) or 1 (Black), for indexing arrays.
+    ///
+    /// ```
+    /// use kiln_tables::Color;
+    ///
+    /// let material = [39, 38];
+    /// assert_eq!(material[Color::Black.index()], 38);
+    /// ```
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The other side.
+    ///
+    /// ```
+    /// use kiln_tables::Color;
+    ///
+    /// assert_eq!(Color::Black.flip(), Color::White);
+    /// ```
+    pub const fn flip(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+
+    /// The FEN letter, `'w'` or `'b'`.
+    ///
+    /// ```
+    /// use kiln_tables::Color;
+    ///
+    /// assert_eq!(Color::Black.to_char(), 'b');
+    /// ```
+    pub const fn to_char(self) -> char {
+        match self {
+            Color::White => 'w',
+            Color::Black => 'b',
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    /// Writes `w` or `b`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_char())
+    }
+}
+
+impl FromStr for Color {
+    type Err = ParseError;
+
+    /// Parses `w` or `b`.
+    fn from_str(s: &str) -> Result<Color, ParseError> {
+        match s {
+            "w" => Ok(Color::White),
+            "b" => Ok(Color::Black),
+            _ => Err(ParseError::Color),
+        }
+    }
+}
