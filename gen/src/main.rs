@@ -356,12 +356,12 @@ fn find_schedule() -> ExitCode {
                         let (mut best_sub, mut best) = (0, u32::MAX);
                         for sub in 0..schedule::SUB_SEEDS_TRIED {
                             // Stop each try as soon as it is no better than the best so far.
-                            if let Some((_, n)) = problem.run(
+                            let tried = problem.run(
                                 kiln_gen::magic::MAGIC_BASE_SEED,
                                 sub,
                                 best.saturating_sub(1).max(1),
-                            ) && n < best
-                            {
+                            );
+                            if let Some((_, n)) = tried.filter(|&(_, n)| n < best) {
                                 (best_sub, best) = (sub, n);
                             }
                         }
