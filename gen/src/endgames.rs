@@ -166,10 +166,17 @@ fn can_mate(c: Counts) -> bool {
     q > 0 || r > 0 || b >= 2 || (b >= 1 && n >= 1) || n >= 3
 }
 
-/// Material in the usual units (knight and bishop 3, rook 5, queen 9).
+/// Material units per piece in counter order: pawn 1, knight and bishop 3,
+/// rook 5, queen 9. The one definition: [`source`] emits it as the engine's
+/// `MATERIAL_UNITS`, which the pawnless rule's run-time test measures with.
+pub const UNITS: [u8; 5] = [1, 3, 3, 5, 9];
+
+/// Material in [`UNITS`].
 pub fn units(c: Counts) -> u32 {
-    let [p, n, b, r, q] = c.map(u32::from);
-    p + 3 * n + 3 * b + 5 * r + 9 * q
+    c.iter()
+        .zip(UNITS)
+        .map(|(&n, unit)| u32::from(n) * u32::from(unit))
+        .sum()
 }
 
 /// Every rule with White strong, most specific first: `(signature, rule,
@@ -305,6 +312,11 @@ pub fn source() -> String {
          pub const ENDGAME_MAX_PIECES: u32 = {};\n",
         max_pieces()
     ));
+    s.push_str(&format!(
+        "/// Material units per piece kind, pawn to queen, as the table's rules\n\
+         /// count them (`kiln_gen::endgames::UNITS`).\n\
+         pub const MATERIAL_UNITS: [i32; 5] = {UNITS:?};\n"
+    ));
     s
 }
 
@@ -348,6 +360,7 @@ mod tests {
         assert_eq!(find("KPPvK").map(|r| r.0), Some(Rule::RookPawns));
         assert_eq!(find("KQRBNNvK"), None);
         assert!(max_pieces() <= 6);
+        assert_eq!(units([1, 1, 1, 1, 1]), 21);
     }
 
     #[test]

@@ -25,6 +25,7 @@
 pub mod emit;
 #[cfg(feature = "engine")]
 pub mod endgames;
+mod error;
 pub mod fingerprint;
 pub mod geometry;
 #[cfg(feature = "engine")]
@@ -37,6 +38,7 @@ pub mod zobrist;
 
 use std::time::{Duration, Instant};
 
+pub use error::{BuildScriptError, ConfigError};
 use magic::{MagicSearch, Slider, SliderTables};
 use zobrist::{KeyQuality, ZobristKeys};
 
@@ -85,22 +87,26 @@ impl Config {
     /// `KILN_SEED` accepts decimal or `0x`-prefixed hexadecimal; unset or
     /// empty means [`DEFAULT_SEED`]. `KILN_MAGIC_SEARCH` is `scheduled`
     /// (default) or `full`.
-    pub fn from_env() -> Result<Config, String> {
+    ///
+    /// # Errors
+    /// A seed that is not a 64-bit number or not UTF-8, or a magic search
+    /// other than those two.
+    pub fn from_env() -> Result<Config, ConfigError> {
         let seed = match std::env::var(SEED_ENV) {
-            Ok(text) if !text.trim().is_empty() => parse_seed(&text)
-                .map_err(|e| format!("{SEED_ENV}={text:?} is not a valid seed: {e}"))?,
+            Ok(text) if !text.trim().is_empty() => match parse_seed(&text) {
+                Ok(seed) => seed,
+                Err(source) => return Err(ConfigError::BadSeed { text, source }),
+            },
             Ok(_) | Err(std::env::VarError::NotPresent) => DEFAULT_SEED,
-            Err(std::env::VarError::NotUnicode(_)) => {
-                return Err(format!("{SEED_ENV} is not valid UTF-8"));
-            }
+            Err(std::env::VarError::NotUnicode(_)) => return Err(ConfigError::SeedNotUnicode),
         };
         let magic_search = match std::env::var(MAGIC_SEARCH_ENV).as_deref() {
             Ok("full") => MagicSearch::Full(seed),
             Ok("scheduled" | "") | Err(_) => MagicSearch::Scheduled,
             Ok(other) => {
-                return Err(format!(
-                    "{MAGIC_SEARCH_ENV}={other:?}: expected \"scheduled\" or \"full\""
-                ));
+                return Err(ConfigError::BadMagicSearch {
+                    text: other.to_string(),
+                });
             }
         };
         Ok(Config { seed, magic_search })
@@ -241,7 +247,11 @@ pub fn flip_table() -> [u8; 64] {
 /// the environment, prints the `cargo:` lines, and writes the Rust source to
 /// `$OUT_DIR/<file_name>`. Slider layouts follow the target: PEXT tables are
 /// emitted as well when the target has BMI2.
-pub fn run_build_script(file_name: &str) -> Result<Tables, String> {
+///
+/// # Errors
+/// The environment's configuration is invalid, or the file cannot be
+/// written.
+pub fn run_build_script(file_name: &str) -> Result<Tables, BuildScriptError> {
     println!("cargo:rerun-if-env-changed={SEED_ENV}");
     println!("cargo:rerun-if-env-changed={MAGIC_SEARCH_ENV}");
     let config = Config::from_env()?;
@@ -255,8 +265,10 @@ pub fn run_build_script(file_name: &str) -> Result<Tables, String> {
         emit::Layouts::Magic
     };
     let source = emit::rust(&tables, layouts);
-    let out_dir = std::env::var("OUT_DIR").map_err(|_| "OUT_DIR is not set".to_string())?;
+    let out_dir = std::env::var_os("OUT_DIR").ok_or(BuildScriptError::NoOutDir)?;
     let path = std::path::Path::new(&out_dir).join(file_name);
-    std::fs::write(&path, source).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if let Err(source) = std::fs::write(&path, source) {
+        return Err(BuildScriptError::Write { path, source });
+    }
     Ok(tables)
 }

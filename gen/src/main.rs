@@ -200,14 +200,50 @@ fn main() -> ExitCode {
     };
     match run(&options) {
         Ok(code) => code,
-        Err(message) => {
-            eprintln!("kiln-gen: {message}");
+        Err(err) => {
+            eprintln!("kiln-gen: {err}");
             ExitCode::FAILURE
         }
     }
 }
 
-fn run(options: &Options) -> Result<ExitCode, String> {
+/// A run that could not finish: a file it could not write or read.
+#[derive(Debug)]
+enum RunError {
+    /// `--out` could not be written.
+    Write {
+        /// The file.
+        path: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// `--check`'s file could not be read.
+    Read {
+        /// The file.
+        path: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Write { path, source } => write!(f, "cannot write '{path}': {source}"),
+            RunError::Read { path, source } => write!(f, "cannot read '{path}': {source}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RunError::Write { source, .. } | RunError::Read { source, .. } => Some(source),
+        }
+    }
+}
+
+fn run(options: &Options) -> Result<ExitCode, RunError> {
     let config = Config {
         seed: options.seed,
         magic_search: if options.full_magic_search {
@@ -306,11 +342,17 @@ fn run(options: &Options) -> Result<ExitCode, String> {
     }
 
     if let Some(path) = &options.out {
-        std::fs::write(path, &text).map_err(|e| format!("cannot write {path}: {e}"))?;
+        std::fs::write(path, &text).map_err(|source| RunError::Write {
+            path: path.clone(),
+            source,
+        })?;
         say!("\nwrote {path} ({} bytes)", text.len());
     }
     if let Some(path) = &options.check {
-        let existing = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let existing = std::fs::read(path).map_err(|source| RunError::Read {
+            path: path.clone(),
+            source,
+        })?;
         if existing == text.as_bytes() {
             say!("\ncheck: {path} matches seed {}", tables.config.seed);
         } else {

@@ -35,7 +35,7 @@ pub struct Entry {
 }
 
 // `Kind` (the endgame functions, one per `kiln_gen::endgames::Rule`), the
-// `ENDGAMES` map and `ENDGAME_MAX_PIECES`.
+// `ENDGAMES` map, `ENDGAME_MAX_PIECES` and `MATERIAL_UNITS`.
 include!(concat!(env!("OUT_DIR"), "/endgames.rs"));
 
 /// Scale factors are fractions of this: 64 leaves the score as it is.
@@ -312,10 +312,15 @@ fn rook_pawns(board: &Board, strong: Color) -> Verdict {
 /// material) is rarely enough to win.
 fn pawnless(material: Material) -> Verdict {
     let units = |color| {
-        3 * material.count(color, PieceKind::Knight) as i32
-            + 3 * material.count(color, PieceKind::Bishop) as i32
-            + 5 * material.count(color, PieceKind::Rook) as i32
-            + 9 * material.count(color, PieceKind::Queen) as i32
+        [
+            PieceKind::Knight,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+            PieceKind::Queen,
+        ]
+        .into_iter()
+        .map(|kind| MATERIAL_UNITS[kind.index()] * material.count(color, kind) as i32)
+        .sum::<i32>()
     };
     if (units(Color::White) - units(Color::Black)).abs() <= PAWNLESS_MAX_EDGE {
         Verdict::Scale {

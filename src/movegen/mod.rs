@@ -18,9 +18,6 @@ mod move_list;
 pub mod perft;
 mod uci_move;
 
-/// The attack lookups, defined in [`crate::board::attacks`] (the board
-/// needs them too) and re-exported here for move-generation users.
-pub use crate::board::attacks;
 pub use crate::board::{Move, MoveFlag};
 pub(crate) use generate::forward;
 pub use generate::{

@@ -455,7 +455,7 @@ fn non_pawn_pieces(board: &Board) -> u32 {
 /// to the king. Castling and en passant (rare) count as checking, which
 /// only spares them from pruning.
 fn gives_check(board: &Board, mv: Move) -> bool {
-    use crate::movegen::attacks;
+    use crate::board::attacks;
     if mv.is_castle() || mv.is_en_passant() {
         return true;
     }

@@ -44,7 +44,7 @@ pub struct HistoryKeys {
 
 /// Squares attacked by the side not to move (pawns, pieces and king).
 pub fn opponent_attacks(board: &Board) -> u64 {
-    use crate::movegen::attacks;
+    use crate::board::attacks;
     let them = !board.side_to_move();
     let occupied = board.occupied();
     let mut seen = 0u64;

@@ -23,18 +23,20 @@
 //! no mate score, and not among the first plies of the game.
 
 use std::ffi::OsString;
+use std::fmt;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use super::file_error::{FileAction, FileError};
 use super::options::{ArgError, Parsed, for_each_option};
 use super::progress::Progress;
-use super::uci_client::{MATE_LABEL, UciClient};
-use crate::board::{Board, Color, STARTPOS};
+use super::uci_client::{MATE_LABEL, UciClient, UciClientError};
+use crate::board::{Board, Color, FenError, STARTPOS};
 use crate::eval::score::{MATE_BOUND, Score};
-use crate::movegen::{MoveList, generate_all, parse_uci_move};
+use crate::movegen::{MoveList, MoveParseError, generate_all, parse_uci_move};
 use crate::protocol::options::HASH_MIB;
 use crate::rng::Rng;
 use crate::search::limits::Limits;
@@ -142,6 +144,94 @@ impl Options {
     }
 }
 
+/// Why `kiln datagen` stopped.
+#[derive(Debug)]
+pub enum DatagenError {
+    /// The openings or the output file could not be read or written.
+    File(FileError),
+    /// A line of the openings file is not a FEN or EPD position.
+    Opening {
+        /// The openings file.
+        path: String,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with the position.
+        error: FenError,
+    },
+    /// The openings file holds no position (only blank or `#` lines).
+    NoOpenings {
+        /// The openings file.
+        path: String,
+    },
+    /// The opponent engine could not be started or stopped answering.
+    Opponent(UciClientError),
+    /// The opponent ended a search without a move.
+    OpponentNoMove {
+        /// The position it was asked to move in.
+        fen: String,
+    },
+    /// The opponent sent a move that is not legal in the position.
+    OpponentMove {
+        /// The move as sent.
+        text: String,
+        /// The position it was sent in.
+        fen: String,
+        /// Why it is not a legal move there.
+        error: MoveParseError,
+    },
+    /// A thread playing games panicked (a bug in Kiln).
+    WorkerPanicked,
+}
+
+impl fmt::Display for DatagenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DatagenError::File(error) => error.fmt(f),
+            DatagenError::Opening { path, line, error } => {
+                write!(f, "{path}:{line}: bad position: {error}")
+            }
+            DatagenError::NoOpenings { path } => write!(
+                f,
+                "'{path}' holds no positions (expected one FEN or EPD line each)"
+            ),
+            DatagenError::Opponent(error) => write!(f, "the opponent: {error}"),
+            DatagenError::OpponentNoMove { fen } => {
+                write!(f, "the opponent sent no move in {fen}")
+            }
+            DatagenError::OpponentMove { text, fen, error } => {
+                write!(f, "the opponent's move '{text}' in {fen}: {error}")
+            }
+            DatagenError::WorkerPanicked => f.write_str("a datagen thread panicked"),
+        }
+    }
+}
+
+impl std::error::Error for DatagenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DatagenError::File(error) => Some(error),
+            DatagenError::Opening { error, .. } => Some(error),
+            DatagenError::Opponent(error) => Some(error),
+            DatagenError::OpponentMove { error, .. } => Some(error),
+            DatagenError::NoOpenings { .. }
+            | DatagenError::OpponentNoMove { .. }
+            | DatagenError::WorkerPanicked => None,
+        }
+    }
+}
+
+impl From<FileError> for DatagenError {
+    fn from(error: FileError) -> Self {
+        DatagenError::File(error)
+    }
+}
+
+impl From<UciClientError> for DatagenError {
+    fn from(error: UciClientError) -> Self {
+        DatagenError::Opponent(error)
+    }
+}
+
 /// Plies from the game's start before positions are written.
 const SKIP_PLIES: usize = 8;
 /// A game is adjudicated as won once both sides' scores are beyond this...
@@ -162,13 +252,13 @@ const MAX_OPENING_SCORE: Score = 400;
 
 /// Runs `kiln datagen`; progress goes to stderr. Returns the number of
 /// positions written.
-pub fn run(options: &Options) -> Result<u64, String> {
+pub fn run(options: &Options) -> Result<u64, DatagenError> {
     let openings = match &options.openings {
         Some(path) => load_openings(path)?,
         None => vec![STARTPOS.to_string()],
     };
     let file =
-        File::create(&options.out).map_err(|e| format!("cannot create '{}': {e}", options.out))?;
+        File::create(&options.out).map_err(FileError::on(FileAction::Create, &options.out))?;
     let writer = Arc::new(Mutex::new(BufWriter::new(file)));
     let next_game = Arc::new(AtomicU64::new(0));
     let written = Arc::new(AtomicU64::new(0));
@@ -187,7 +277,7 @@ pub fn run(options: &Options) -> Result<u64, String> {
             Arc::clone(&openings),
             options.clone(),
         );
-        handles.push(std::thread::spawn(move || -> Result<(), String> {
+        handles.push(std::thread::spawn(move || -> Result<(), DatagenError> {
             let mut searcher = Searcher::new(options.hash_mib);
             let mut opponent = match &options.opponent {
                 Some(path) => Some(UciClient::start(path, options.hash_mib)?),
@@ -216,10 +306,11 @@ pub fn run(options: &Options) -> Result<u64, String> {
                     text.push_str(line);
                     text.push('\n');
                 }
-                let mut out = writer.lock().map_err(|_| "writer poisoned".to_string())?;
+                // Poisoned only if another thread panicked holding it.
+                let mut out = writer.lock().map_err(|_| DatagenError::WorkerPanicked)?;
                 out.write_all(text.as_bytes())
                     .and_then(|()| out.flush())
-                    .map_err(|e| format!("cannot write '{}': {e}", options.out))?;
+                    .map_err(FileError::on(FileAction::Write, &options.out))?;
                 written.fetch_add(lines.len() as u64, Ordering::Relaxed);
                 games_done.fetch_add(1, Ordering::Relaxed);
             }
@@ -251,9 +342,7 @@ pub fn run(options: &Options) -> Result<u64, String> {
         report(&mut progress);
     }
     for handle in handles {
-        handle
-            .join()
-            .map_err(|_| "a datagen thread panicked".to_string())??;
+        handle.join().map_err(|_| DatagenError::WorkerPanicked)??;
     }
     report(&mut progress);
     progress.finish();
@@ -262,8 +351,8 @@ pub fn run(options: &Options) -> Result<u64, String> {
 
 /// Reads starting positions: one FEN (4 or 6 fields) or EPD line each;
 /// blank lines and `#` comments are skipped.
-fn load_openings(path: &str) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+fn load_openings(path: &str) -> Result<Vec<String>, DatagenError> {
+    let text = std::fs::read_to_string(path).map_err(FileError::on(FileAction::Read, path))?;
     let mut fens = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -272,11 +361,17 @@ fn load_openings(path: &str) -> Result<Vec<String>, String> {
         }
         let fields: Vec<&str> = line.split_whitespace().take(4).collect();
         let fen = fields.join(" ");
-        Board::from_fen(&fen).map_err(|e| format!("{path}:{}: bad position: {e}", n + 1))?;
+        Board::from_fen(&fen).map_err(|error| DatagenError::Opening {
+            path: path.to_string(),
+            line: n + 1,
+            error,
+        })?;
         fens.push(fen);
     }
     if fens.is_empty() {
-        return Err(format!("'{path}' holds no positions"));
+        return Err(DatagenError::NoOpenings {
+            path: path.to_string(),
+        });
     }
     Ok(fens)
 }
@@ -332,7 +427,7 @@ fn play_game(
     options: &Options,
     openings: &[String],
     game: u64,
-) -> Result<(Vec<String>, u8), String> {
+) -> Result<(Vec<String>, u8), DatagenError> {
     let limits = Limits {
         nodes: Some(options.nodes),
         ..Limits::default()
@@ -395,10 +490,15 @@ fn play_game(
                     &format!("position fen {start_fen} moves{uci_moves}"),
                     &format!("go nodes {}", options.opponent_nodes),
                 )?;
-                let text = reply.best.ok_or("the opponent sent no move")?;
-                let best = parse_uci_move(&board, &text).map_err(|e| {
-                    format!("the opponent's move '{text}' in {}: {e}", board.to_fen())
+                let text = reply.best.ok_or_else(|| DatagenError::OpponentNoMove {
+                    fen: board.to_fen(),
                 })?;
+                let best =
+                    parse_uci_move(&board, &text).map_err(|error| DatagenError::OpponentMove {
+                        fen: board.to_fen(),
+                        text: text.clone(),
+                        error,
+                    })?;
                 // Its mates, and no score at all, count as Kiln's mate
                 // scores: the position is not kept.
                 let score = match reply.score {

@@ -14,14 +14,16 @@
 //! thread count (beyond the engine's own determinism at a fixed depth).
 
 use std::ffi::OsString;
+use std::fmt;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::file_error::{FileAction, FileError};
 use super::options::{ArgError, Parsed, for_each_option};
 use super::progress::Progress;
 pub use super::uci_client::MATE_LABEL;
-use super::uci_client::UciClient;
+use super::uci_client::{UciClient, UciClientError};
 use crate::board::Board;
 use crate::protocol::options::HASH_MIB;
 
@@ -109,25 +111,67 @@ pub struct Summary {
     pub skipped: u64,
 }
 
+/// Why `kiln label` stopped.
+#[derive(Debug)]
+pub enum LabelError {
+    /// The input could not be read or the output written.
+    File(FileError),
+    /// The engine could not be started or stopped answering.
+    Engine(UciClientError),
+    /// A labelling thread panicked (a bug in Kiln).
+    WorkerPanicked,
+}
+
+impl fmt::Display for LabelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LabelError::File(error) => error.fmt(f),
+            LabelError::Engine(error) => error.fmt(f),
+            LabelError::WorkerPanicked => f.write_str("a labelling thread panicked"),
+        }
+    }
+}
+
+impl std::error::Error for LabelError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LabelError::File(error) => Some(error),
+            LabelError::Engine(error) => Some(error),
+            LabelError::WorkerPanicked => None,
+        }
+    }
+}
+
+impl From<FileError> for LabelError {
+    fn from(error: FileError) -> Self {
+        LabelError::File(error)
+    }
+}
+
+impl From<UciClientError> for LabelError {
+    fn from(error: UciClientError) -> Self {
+        LabelError::Engine(error)
+    }
+}
+
 /// Runs `kiln label`; progress goes to stderr.
-pub fn run(options: &Options) -> Result<Summary, String> {
-    let file =
-        File::open(&options.data).map_err(|e| format!("cannot open '{}': {e}", options.data))?;
+pub fn run(options: &Options) -> Result<Summary, LabelError> {
+    let file = File::open(&options.data).map_err(FileError::on(FileAction::Open, &options.data))?;
     let mut lines = Vec::new();
     for line in BufReader::new(file).lines() {
-        let line = line.map_err(|e| format!("cannot read '{}': {e}", options.data))?;
+        let line = line.map_err(FileError::on(FileAction::Read, &options.data))?;
         if !line.trim().is_empty() {
             lines.push(line);
         }
     }
     let mut out = BufWriter::new(
-        File::create(&options.out).map_err(|e| format!("cannot create '{}': {e}", options.out))?,
+        File::create(&options.out).map_err(FileError::on(FileAction::Create, &options.out))?,
     );
     let done = AtomicU64::new(0);
     let chunk = lines.len().div_ceil(options.threads).max(1);
     let total = lines.len() as u64;
     let mut progress = Progress::new("label", "positions", Some(total));
-    let results: Vec<Result<Vec<Option<String>>, String>> = std::thread::scope(|scope| {
+    let results: Vec<Result<Vec<Option<String>>, LabelError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = lines
             .chunks(chunk)
             .map(|part| scope.spawn(|| label_chunk(options, part, &done)))
@@ -140,10 +184,7 @@ pub fn run(options: &Options) -> Result<Summary, String> {
         progress.finish();
         handles
             .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err("a labelling thread panicked".into()))
-            })
+            .map(|h| h.join().unwrap_or(Err(LabelError::WorkerPanicked)))
             .collect()
     });
     let mut summary = Summary::default();
@@ -151,14 +192,16 @@ pub fn run(options: &Options) -> Result<Summary, String> {
         for line in part? {
             match line {
                 Some(line) => {
-                    writeln!(out, "{line}").map_err(|e| format!("cannot write: {e}"))?;
+                    writeln!(out, "{line}")
+                        .map_err(FileError::on(FileAction::Write, &options.out))?;
                     summary.labelled += 1;
                 }
                 None => summary.skipped += 1,
             }
         }
     }
-    out.flush().map_err(|e| format!("cannot write: {e}"))?;
+    out.flush()
+        .map_err(FileError::on(FileAction::Write, &options.out))?;
     Ok(summary)
 }
 
@@ -167,7 +210,7 @@ fn label_chunk(
     options: &Options,
     lines: &[String],
     done: &AtomicU64,
-) -> Result<Vec<Option<String>>, String> {
+) -> Result<Vec<Option<String>>, LabelError> {
     let mut engine = UciClient::start(&options.engine, options.hash_mib)?;
     let mut labelled = Vec::with_capacity(lines.len());
     for line in lines {

@@ -3,11 +3,13 @@
 //! ([`label`], through the UCI client [`uci_client`]), the evaluation as a
 //! linear function of its weights ([`trace`]) and Texel tuning
 //! ([`texel`]); [`options`] parses the command line of every `kiln`
-//! command and `progress` shows how far a long tool has got. With the
+//! command, `progress` shows how far a long tool has got and
+//! [`file_error`] is the error each tool reports for a file it cannot use. With the
 //! cargo feature `plot`, `plot` draws the tuner's loss curve and the
 //! piece-square tables as PNG pictures.
 
 pub mod datagen;
+pub mod file_error;
 pub mod label;
 pub mod options;
 #[cfg(feature = "plot")]

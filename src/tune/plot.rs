@@ -85,14 +85,33 @@ pub enum PlotError {
         /// What the system said.
         source: std::io::Error,
     },
-    /// A picture could not be drawn or written.
-    Write {
+    /// The compiled-in font could not be loaded.
+    Font,
+    /// A picture could not be drawn.
+    Draw {
         /// The picture's file.
         path: PathBuf,
-        /// What went wrong.
-        message: String,
+        /// What plotters said.
+        source: DrawError,
+    },
+    /// A picture's file could not be created.
+    Create {
+        /// The picture's file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A picture could not be encoded as PNG or written.
+    Encode {
+        /// The picture's file.
+        path: PathBuf,
+        /// What the encoder said.
+        source: png::EncodingError,
     },
 }
+
+/// What a drawing operation on the in-memory bitmap can fail with.
+pub type DrawError = DrawingAreaErrorKind<<BitMapBackend<'static> as DrawingBackend>::ErrorType>;
 
 impl fmt::Display for PlotError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -118,8 +137,15 @@ impl fmt::Display for PlotError {
             PlotError::CreateDir { path, source } => {
                 write!(f, "cannot create folder '{}': {source}", path.display())
             }
-            PlotError::Write { path, message } => {
-                write!(f, "cannot write '{}': {message}", path.display())
+            PlotError::Font => f.write_str("the compiled-in font is not a valid TrueType font"),
+            PlotError::Draw { path, source } => {
+                write!(f, "cannot draw '{}': {source}", path.display())
+            }
+            PlotError::Create { path, source } => {
+                write!(f, "cannot create '{}': {source}", path.display())
+            }
+            PlotError::Encode { path, source } => {
+                write!(f, "cannot write '{}': {source}", path.display())
             }
         }
     }
@@ -128,9 +154,13 @@ impl fmt::Display for PlotError {
 impl std::error::Error for PlotError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            PlotError::Read { source, .. } | PlotError::CreateDir { source, .. } => Some(source),
+            PlotError::Read { source, .. }
+            | PlotError::CreateDir { source, .. }
+            | PlotError::Create { source, .. } => Some(source),
             PlotError::Params { error, .. } => Some(error),
-            _ => None,
+            PlotError::Draw { source, .. } => Some(source),
+            PlotError::Encode { source, .. } => Some(source),
+            PlotError::LossLine { .. } | PlotError::NoEpochs { .. } | PlotError::Font => None,
         }
     }
 }
@@ -154,12 +184,7 @@ pub fn run(options: &Options) -> Result<Vec<PathBuf>, PlotError> {
     })?;
     // Registering again replaces the font with itself: harmless, and it
     // keeps `run` free of any state set up beforehand.
-    plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).map_err(|_| {
-        PlotError::Write {
-            path: options.out.clone(),
-            message: "the compiled-in font is not a valid TrueType font".into(),
-        }
-    })?;
+    plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).map_err(|_| PlotError::Font)?;
 
     let source = file_name(&options.params);
     let mut written = Vec::new();
@@ -266,34 +291,34 @@ fn parse_losses(path: &Path, text: &str) -> Result<Losses, PlotError> {
 fn render(
     path: &Path,
     size: (u32, u32),
-    draw: impl FnOnce(&DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), String>,
+    draw: impl FnOnce(&DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), DrawError>,
 ) -> Result<(), PlotError> {
-    let failed = |message: String| PlotError::Write {
+    let drawn = |source| PlotError::Draw {
         path: path.to_path_buf(),
-        message,
+        source,
+    };
+    let encoded = |source| PlotError::Encode {
+        path: path.to_path_buf(),
+        source,
     };
     let mut rgb = vec![0u8; size.0 as usize * size.1 as usize * 3];
     {
         let area = BitMapBackend::with_buffer(&mut rgb, size).into_drawing_area();
-        area.fill(&WHITE).map_err(|e| failed(e.to_string()))?;
-        draw(&area).map_err(failed)?;
-        area.present().map_err(|e| failed(e.to_string()))?;
+        area.fill(&WHITE).map_err(drawn)?;
+        draw(&area).map_err(drawn)?;
+        area.present().map_err(drawn)?;
     }
-    let file = std::fs::File::create(path).map_err(|e| failed(e.to_string()))?;
+    let file = std::fs::File::create(path).map_err(|source| PlotError::Create {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), size.0, size.1);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::High);
-    let mut writer = encoder.write_header().map_err(|e| failed(e.to_string()))?;
-    writer
-        .write_image_data(&rgb)
-        .map_err(|e| failed(e.to_string()))?;
-    writer.finish().map_err(|e| failed(e.to_string()))
-}
-
-/// A drawing error as text (the picture's path is added by [`render`]).
-fn text_of(error: impl fmt::Display) -> String {
-    error.to_string()
+    let mut writer = encoder.write_header().map_err(encoded)?;
+    writer.write_image_data(&rgb).map_err(encoded)?;
+    writer.finish().map_err(encoded)
 }
 
 fn style(size: u32, color: RGBColor) -> TextStyle<'static> {
@@ -370,7 +395,7 @@ fn draw_psqt(
     area: &DrawingArea<BitMapBackend<'_>, Shift>,
     params: &params_file::Params,
     source: &str,
-) -> Result<(), String> {
+) -> Result<(), DrawError> {
     let all = params
         .tables
         .iter()
@@ -384,14 +409,12 @@ fn draw_psqt(
         &title,
         &anchored(style(30, INK), HPos::Center, VPos::Top),
         (PSQT_SIZE.0 as i32 / 2, 14),
-    )
-    .map_err(text_of)?;
+    )?;
     area.draw_text(
         "centipawns the square adds to the piece's material, White's side, rank 8 at the top",
         &anchored(style(19, INK), HPos::Center, VPos::Top),
         (PSQT_SIZE.0 as i32 / 2, 52),
-    )
-    .map_err(text_of)?;
+    )?;
 
     for (piece, name) in PIECES.iter().enumerate() {
         let (row, pair) = (piece / 2, piece % 2);
@@ -428,14 +451,13 @@ fn draw_board(
     table: &[i32; 64],
     end: f64,
     never: impl Fn(usize) -> bool,
-) -> Result<(), String> {
+) -> Result<(), DrawError> {
     let (x0, y0) = at;
     area.draw_text(
         title,
         &anchored(style(18, INK), HPos::Center, VPos::Bottom),
         (x0 + BOARD / 2, y0 - 10),
-    )
-    .map_err(text_of)?;
+    )?;
     for rank in 0..8 {
         for file in 0..8 {
             let value = table[rank * 8 + file];
@@ -449,37 +471,32 @@ fn draw_board(
             area.draw(&Rectangle::new(
                 [(left, top), (left + SQUARE, top + SQUARE)],
                 color.filled(),
-            ))
-            .map_err(text_of)?;
+            ))?;
             if !never(rank) {
                 area.draw_text(
                     &value.to_string(),
                     &anchored(style(13, text_color(color)), HPos::Center, VPos::Center),
                     (left + SQUARE / 2, top + SQUARE / 2),
-                )
-                .map_err(text_of)?;
+                )?;
             }
         }
     }
     area.draw(&Rectangle::new(
         [(x0, y0), (x0 + BOARD, y0 + BOARD)],
         INK.stroke_width(1),
-    ))
-    .map_err(text_of)?;
+    ))?;
     for i in 0..8 {
         let file = char::from(b'a' + i as u8).to_string();
         area.draw_text(
             &file,
             &anchored(style(15, INK), HPos::Center, VPos::Top),
             (x0 + i * SQUARE + SQUARE / 2, y0 + BOARD + 6),
-        )
-        .map_err(text_of)?;
+        )?;
         area.draw_text(
             &(8 - i).to_string(),
             &anchored(style(15, INK), HPos::Right, VPos::Center),
             (x0 - 6, y0 + i * SQUARE + SQUARE / 2),
-        )
-        .map_err(text_of)?;
+        )?;
     }
     Ok(())
 }
@@ -490,7 +507,7 @@ fn draw_scale(
     end: f64,
     lo: i32,
     hi: i32,
-) -> Result<(), String> {
+) -> Result<(), DrawError> {
     let (x0, width) = (SCALE_LEFT, 26);
     let top = HEADER + BOARD_TITLE + 40;
     let height = 3 * ROW_HEIGHT - 2 * BOARD_TITLE - 140;
@@ -498,43 +515,37 @@ fn draw_scale(
         "centipawns",
         &anchored(style(16, INK), HPos::Center, VPos::Bottom),
         (x0 + width / 2, top - 14),
-    )
-    .map_err(text_of)?;
+    )?;
     for dy in 0..height {
         let t = 1.0 - 2.0 * f64::from(dy) / f64::from(height - 1);
         area.draw(&Rectangle::new(
             [(x0, top + dy), (x0 + width, top + dy + 1)],
             scale_color(t).filled(),
-        ))
-        .map_err(text_of)?;
+        ))?;
     }
     area.draw(&Rectangle::new(
         [(x0, top), (x0 + width, top + height)],
         INK.stroke_width(1),
-    ))
-    .map_err(text_of)?;
+    ))?;
     for tick in 0..=4 {
         let value = end - end * f64::from(tick) / 2.0;
         let y = top + (height - 1) * tick / 4;
         area.draw(&PathElement::new(
             vec![(x0 + width, y), (x0 + width + 6, y)],
             INK,
-        ))
-        .map_err(text_of)?;
+        ))?;
         area.draw_text(
             &format!("{value:+.0}").replace("+0", "0"),
             &anchored(style(15, INK), HPos::Left, VPos::Center),
             (x0 + width + 10, y),
-        )
-        .map_err(text_of)?;
+        )?;
     }
     for (i, line) in ["tables span", &format!("{lo} to {hi}")].iter().enumerate() {
         area.draw_text(
             line,
             &anchored(style(15, INK), HPos::Center, VPos::Top),
             (x0 + width / 2 + 12, top + height + 20 + 20 * i as i32),
-        )
-        .map_err(text_of)?;
+        )?;
     }
     Ok(())
 }
@@ -550,7 +561,7 @@ fn draw_losses(
     area: &DrawingArea<BitMapBackend<'_>, Shift>,
     losses: &Losses,
     source: &str,
-) -> Result<(), String> {
+) -> Result<(), DrawError> {
     let epochs = &losses.epochs;
     let with_held_out = epochs.iter().any(|e| e.held_out != 0.0);
     let values = epochs.iter().flat_map(|e| {
@@ -578,8 +589,7 @@ fn draw_losses(
         &caption,
         &anchored(style(24, INK), HPos::Center, VPos::Top),
         (LOSS_SIZE.0 as i32 / 2, 16),
-    )
-    .map_err(text_of)?;
+    )?;
     let markers = epochs.len() <= 60;
     let mut series = vec![("training", TRAINING, true)];
     if with_held_out {
@@ -587,26 +597,21 @@ fn draw_losses(
     }
     let mut legend_right = LOSS_SIZE.0 as i32 - 30;
     for &(label, color, _) in series.iter().rev() {
-        let (width, _) = head
-            .estimate_text_size(label, &style(18, INK))
-            .map_err(text_of)?;
+        let (width, _) = head.estimate_text_size(label, &style(18, INK))?;
         let left = legend_right - width as i32 - 36;
         let y = HEAD - 22;
         head.draw(&PathElement::new(
             vec![(left, y), (left + 28, y)],
             color.stroke_width(3),
-        ))
-        .map_err(text_of)?;
+        ))?;
         if markers {
-            head.draw(&Circle::new((left + 14, y), 4, color.filled()))
-                .map_err(text_of)?;
+            head.draw(&Circle::new((left + 14, y), 4, color.filled()))?;
         }
         head.draw_text(
             label,
             &anchored(style(18, INK), HPos::Left, VPos::Center),
             (left + 36, y),
-        )
-        .map_err(text_of)?;
+        )?;
         legend_right = left - 30;
     }
 
@@ -615,8 +620,7 @@ fn draw_losses(
         .margin_top(8)
         .x_label_area_size(56)
         .y_label_area_size(96)
-        .build_cartesian_2d(first..last, lo..hi)
-        .map_err(text_of)?;
+        .build_cartesian_2d(first..last, lo..hi)?;
     chart
         .configure_mesh()
         .x_desc("epoch (0: the starting weights)")
@@ -628,24 +632,19 @@ fn draw_losses(
         .y_labels(8)
         .light_line_style(RGBColor(235, 235, 235))
         .bold_line_style(RGBColor(215, 215, 215))
-        .draw()
-        .map_err(text_of)?;
+        .draw()?;
 
     for (_, color, training) in series {
         let points: Vec<(u32, f64)> = epochs
             .iter()
             .map(|e| (e.number, if training { e.training } else { e.held_out }))
             .collect();
-        chart
-            .draw_series(LineSeries::new(
-                points.iter().copied(),
-                color.stroke_width(3),
-            ))
-            .map_err(text_of)?;
+        chart.draw_series(LineSeries::new(
+            points.iter().copied(),
+            color.stroke_width(3),
+        ))?;
         if markers {
-            chart
-                .draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))
-                .map_err(text_of)?;
+            chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))?;
         }
     }
     Ok(())

@@ -17,12 +17,14 @@
 //! layout.
 
 use std::ffi::OsString;
+use std::fmt;
 use std::io::{BufRead, BufReader};
 use std::time::Instant;
 
+use super::file_error::{FileAction, FileError};
 use super::options::{ArgError, Parsed, for_each_option};
 use super::progress;
-use super::trace::{self, MATERIAL, Trace, WEIGHTS};
+use super::trace::{self, BuiltParamsError, MATERIAL, Trace, WEIGHTS};
 use crate::board::{Board, PieceKind};
 use crate::eval::endgame::{self, SCALE_NORMAL, Verdict};
 use crate::eval::psqt::PHASE_MAX;
@@ -168,7 +170,7 @@ fn parse_line(line: &str) -> Option<(Board, f64, Option<f64>)> {
 
 /// Loads and traces the training positions; returns them and the number
 /// of lines that could not be parsed.
-pub fn load(options: &Options, k_score: f64) -> Result<(Vec<Sample>, usize), String> {
+pub fn load(options: &Options, k_score: f64) -> Result<(Vec<Sample>, usize), FileError> {
     let mut samples = Vec::new();
     let mut bad = 0;
     let limit = options.limit.unwrap_or(usize::MAX);
@@ -180,9 +182,9 @@ pub fn load(options: &Options, k_score: f64) -> Result<(Vec<Sample>, usize), Str
     );
     let mut lines = 0u64;
     'files: for path in &options.data {
-        let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
+        let file = std::fs::File::open(path).map_err(FileError::on(FileAction::Open, path))?;
         for line in BufReader::new(file).lines() {
-            let line = line.map_err(|e| format!("cannot read '{path}': {e}"))?;
+            let line = line.map_err(FileError::on(FileAction::Read, path))?;
             lines += 1;
             if lines % 4096 == 0 {
                 meter.update(samples.len() as u64, "");
@@ -373,10 +375,54 @@ pub fn adam(
     (w, curve)
 }
 
+/// Why `kiln tune` stopped.
+#[derive(Debug)]
+pub enum TuneError {
+    /// The parameter file the engine was built from cannot be tuned.
+    BuiltParams(BuiltParamsError),
+    /// A data file could not be read or the output written.
+    File(FileError),
+    /// No line of the data is a usable training position.
+    NoPositions,
+    /// The tuned weights do not fit the parameter file's layout.
+    Render(params_file::ParamsError),
+}
+
+impl fmt::Display for TuneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TuneError::BuiltParams(error) => error.fmt(f),
+            TuneError::File(error) => error.fmt(f),
+            TuneError::NoPositions => f.write_str(
+                "no usable positions in the data (expected `<fen> | <result> | <score>` lines, \
+                 as `kiln datagen` writes)",
+            ),
+            TuneError::Render(error) => write!(f, "cannot write the tuned weights: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for TuneError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TuneError::BuiltParams(error) => Some(error),
+            TuneError::File(error) => Some(error),
+            TuneError::Render(error) => Some(error),
+            TuneError::NoPositions => None,
+        }
+    }
+}
+
+impl From<FileError> for TuneError {
+    fn from(error: FileError) -> Self {
+        TuneError::File(error)
+    }
+}
+
 /// Runs `kiln tune`: prints K, the loss curve and the losses before and
 /// after (float weights and the rounded integer weights written out).
-pub fn run(options: &Options) -> Result<(), String> {
-    let mut params = trace::built_params()?;
+pub fn run(options: &Options) -> Result<(), TuneError> {
+    let mut params = trace::built_params().map_err(TuneError::BuiltParams)?;
     let start_weights: Vec<[f64; 2]> = trace::weights_of(&params)
         .iter()
         .map(|&(m, e)| [f64::from(m), f64::from(e)])
@@ -385,7 +431,7 @@ pub fn run(options: &Options) -> Result<(), String> {
     // an expected result on a fixed logistic scale of 170 cp per unit.
     let (mut samples, _) = load(options, 1.0 / 170.0)?;
     if samples.is_empty() {
-        return Err("no usable positions in the data".into());
+        return Err(TuneError::NoPositions);
     }
     // The last positions (whole games) are held out: the fit never sees
     // them, so their loss shows whether it generalises.
@@ -432,10 +478,8 @@ pub fn run(options: &Options) -> Result<(), String> {
     let after_rounded = loss(&samples, &rounded_f, k);
     let held_after = holdout_loss(&rounded_f, k);
     trace::set_weights(&mut params, &rounded);
-    let text = params_file::render(trace::BUILT_PARAMS, &params)
-        .map_err(|e| format!("cannot write the tuned weights: {e}"))?;
-    std::fs::write(&options.out, text)
-        .map_err(|e| format!("cannot write '{}': {e}", options.out))?;
+    let text = params_file::render(trace::BUILT_PARAMS, &params).map_err(TuneError::Render)?;
+    std::fs::write(&options.out, text).map_err(FileError::on(FileAction::Write, &options.out))?;
     println!(
         "loss before {before:.6} after {after:.6} (rounded {after_rounded:.6}); held-out before {held_before:.6} after {held_after:.6}; {} training positions, K {k:.6}",
         samples.len()

@@ -7,6 +7,8 @@
 //! `blend(Σ count × weight, phase)` exactly as the engine computes it, which
 //! a test checks position by position.
 
+use std::fmt;
+
 use crate::board::{Board, Color, PieceKind};
 use crate::eval::endgame::{self, SCALE_NORMAL, Verdict};
 use crate::eval::psqt::PHASE_MAX;
@@ -129,20 +131,54 @@ pub fn set_weights(params: &mut params_file::Params, w: &[(i32, i32)]) {
     }
 }
 
+/// Why the parameter file the engine was built from cannot be tuned.
+#[derive(Debug)]
+pub enum BuiltParamsError {
+    /// The file does not parse (it did when the engine was built, so the
+    /// parser and the build script disagree).
+    Parse(params_file::ParamsError),
+    /// Its terms are not the ones the evaluation was compiled with: the
+    /// term at `term` (or the number of terms, if `None`) differs.
+    Layout {
+        /// The first term that differs, if one does.
+        term: Option<&'static str>,
+    },
+}
+
+impl fmt::Display for BuiltParamsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuiltParamsError::Parse(error) => write!(f, "the built parameter file: {error}"),
+            BuiltParamsError::Layout { term: Some(name) } => {
+                write!(f, "term layout mismatch at {name}")
+            }
+            BuiltParamsError::Layout { term: None } => f.write_str("term layout mismatch"),
+        }
+    }
+}
+
+impl std::error::Error for BuiltParamsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuiltParamsError::Parse(error) => Some(error),
+            BuiltParamsError::Layout { .. } => None,
+        }
+    }
+}
+
 /// The engine's own weights, parsed from the file it was built from;
 /// checks that the file's term layout is the one compiled in.
-pub fn built_params() -> Result<params_file::Params, String> {
-    let params =
-        params_file::parse(BUILT_PARAMS).map_err(|e| format!("the built parameter file: {e}"))?;
+pub fn built_params() -> Result<params_file::Params, BuiltParamsError> {
+    let params = params_file::parse(BUILT_PARAMS).map_err(BuiltParamsError::Parse)?;
     let mut offset = 0;
     for (term, &(name, first, len)) in params.terms.iter().zip(TERM_GROUPS.iter()) {
         if term.name != name || first != offset || term.values.len() != len {
-            return Err(format!("term layout mismatch at {name}"));
+            return Err(BuiltParamsError::Layout { term: Some(name) });
         }
         offset += len;
     }
     if params.terms.len() != TERM_GROUPS.len() || offset != TERM_COUNT {
-        return Err("term layout mismatch".into());
+        return Err(BuiltParamsError::Layout { term: None });
     }
     Ok(params)
 }

@@ -66,13 +66,6 @@ impl std::error::Error for UciClientError {
     }
 }
 
-/// The tools report their errors as text (`Result<_, String>`).
-impl From<UciClientError> for String {
-    fn from(error: UciClientError) -> String {
-        error.to_string()
-    }
-}
-
 /// A running UCI engine, quit when dropped.
 pub struct UciClient {
     child: Child,
