@@ -3,14 +3,16 @@
 
 use core::fmt;
 
+use super::Bitboard;
+use super::Color;
+use super::PieceKind;
 use super::attacks;
-use super::bitboard::Bitboard;
 use super::castling::{CastleSide, CastlingRights};
 use super::material::Material;
 use super::moves::Move;
-use super::piece::{Color, Piece, PieceKind};
-use super::square::{File, Square};
+use super::piece::Piece;
 use super::zobrist::{self, Key};
+use super::{File, Square};
 use crate::weights::PSQT;
 
 /// What `unmake_move` needs to restore, pushed by every make. The stack of

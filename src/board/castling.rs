@@ -5,8 +5,8 @@
 //! to is stored on the [`Board`](super::Board), so Chess960 positions (king
 //! and rooks on any files) need no special case.
 
-use super::piece::Color;
-use super::square::{File, Rank, Square};
+use super::Color;
+use super::{File, Rank, Square};
 
 /// The side of the board a castling move goes to.
 #[repr(u8)]

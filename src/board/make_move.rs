@@ -10,11 +10,13 @@
 //! chess and Chess960: lift king and rook, then drop them on their
 //! destinations (which may be each other's start squares).
 
+use super::Color;
+use super::PieceKind;
+use super::Square;
 use super::board::{Board, State};
 use super::material::Material;
 use super::moves::{Move, MoveFlag};
-use super::piece::{Color, Piece, PieceKind};
-use super::square::Square;
+use super::piece::Piece;
 use super::zobrist::{self, Key};
 
 impl Board {

@@ -3,7 +3,7 @@
 //! bitboards and `u8` squares as the term code counts with them. Every
 //! evaluation file reads the chess tables through these functions only.
 
-use crate::board::{Bitboard, Color, Square};
+use crate::board::{Bitboard, Color, File, Square};
 // The engine indexes with its own square and colour numbers: the integer API.
 use ::kiln_tables::raw as kiln_tables;
 
@@ -81,8 +81,8 @@ pub(crate) fn between(a: u8, b: u8) -> u64 {
 /// the h-file.
 pub(crate) fn pawn_attack_sides(pawns: Bitboard, color: Color) -> (u64, u64) {
     let p = pawns.0;
-    let not_a = !Bitboard::FILE_A.0;
-    let not_h = !Bitboard::FILE_H.0;
+    let not_a = !file_mask(File::A as u8);
+    let not_h = !file_mask(File::H as u8);
     match color {
         Color::White => ((p << 7) & not_h, (p << 9) & not_a),
         Color::Black => ((p >> 9) & not_h, (p >> 7) & not_a),
