@@ -25,11 +25,12 @@
 use core::fmt;
 use core::str::FromStr;
 
+use super::CastlingRights;
 use super::Color;
 use super::PieceKind;
 use super::attacks;
 use super::board::Board;
-use super::castling::{CastleSide, CastlingRights};
+use super::castling::CastleSide;
 use super::piece::Piece;
 use super::{File, Rank, Square};
 use kiln_tables::rank_mask;
@@ -445,13 +446,13 @@ fn parse_castling(board: &mut Board, field: &str) -> Result<(), FenError> {
             }),
         };
         let (side, rook) = found.ok_or(FenError::CastlingWithoutRook { right: c })?;
-        let bit = CastlingRights::bit(color, side);
-        if board.castling.0 & bit != 0 {
+        let right = side.right(color);
+        if board.castling.contains(right) {
             return Err(FenError::BadCastling { found: c });
         }
-        board.castling.0 |= bit;
+        board.castling = board.castling.union(right);
         board.castle_rooks[color.index()][side.index()] = rook;
-        board.castle_mask[rook.index()] &= !bit;
+        board.castle_mask[rook.index()] = board.castle_mask[rook.index()].difference(right);
         let king_to = side.king_destination(back_rank);
         let rook_to = side.rook_destination(back_rank);
         let king_path = attacks::between(king, king_to).with(king_to);
@@ -460,7 +461,8 @@ fn parse_castling(board: &mut Board, field: &str) -> Result<(), FenError> {
             | attacks::between(rook, rook_to).with(rook_to))
         .without(king)
         .without(rook);
-        board.castle_mask[king.index()] &= !CastlingRights::color_bits(color);
+        board.castle_mask[king.index()] =
+            board.castle_mask[king.index()].difference(CastlingRights::of(color));
     }
     Ok(())
 }

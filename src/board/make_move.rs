@@ -122,12 +122,14 @@ impl Board {
             }
         }
 
-        let rights = self.castling.0;
-        if rights != 0 {
-            let new = rights & self.castle_mask[from.index()] & self.castle_mask[to.index()];
+        let rights = self.castling;
+        if !rights.is_empty() {
+            let new = rights
+                .intersection(self.castle_mask[from.index()])
+                .intersection(self.castle_mask[to.index()]);
             if new != rights {
                 key ^= zobrist::castling(rights) ^ zobrist::castling(new);
-                self.castling.0 = new;
+                self.castling = new;
             }
         }
 

@@ -23,7 +23,7 @@ mod piece;
 pub mod zobrist;
 
 pub use board::Board;
-pub use castling::{CastleSide, CastlingRights};
+pub use castling::CastleSide;
 pub use fen::{FenError, STARTPOS};
 pub use material::Material;
 pub use moves::{Move, MoveFlag};
@@ -36,5 +36,5 @@ pub use zobrist::Key;
 // kinds `Piece`; here `Piece` is the coloured piece and the kinds keep the
 // name `PieceKind`, which every part of the engine reads them by.
 pub use kiln_tables::{
-    Bitboard, Color, File, ParseError, Piece as PieceKind, Rank, Square, Squares,
+    Bitboard, CastlingRights, Color, File, ParseError, Piece as PieceKind, Rank, Square, Squares,
 };

@@ -9,7 +9,7 @@
 //! [`Board::compute_key`]: super::Board::compute_key
 
 use super::piece::Piece;
-use super::{File, Square};
+use super::{CastlingRights, File, Square};
 
 /// A 64-bit Zobrist hash of a position.
 #[repr(transparent)]
@@ -28,10 +28,10 @@ pub fn piece(piece: Piece, square: Square) -> u64 {
     kiln_tables::zobrist_piece(piece.color(), piece.kind(), square)
 }
 
-/// Key of a castling-rights set (bits 1 WK, 2 WQ, 4 BK, 8 BQ).
+/// Key of a castling-rights set.
 #[inline(always)]
-pub fn castling(rights: u8) -> u64 {
-    kiln_tables::raw::zobrist_castling(rights & 15)
+pub fn castling(rights: CastlingRights) -> u64 {
+    kiln_tables::zobrist_castling(rights)
 }
 
 /// Key of an en-passant capture being possible on `file`.

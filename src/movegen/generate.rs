@@ -22,7 +22,8 @@
 //! building a list.
 
 use crate::board::{
-    Bitboard, Board, CastleSide, Color, File, Move, MoveFlag, PieceKind, Rank, Square, attacks,
+    Bitboard, Board, CastleSide, CastlingRights, Color, File, Move, MoveFlag, PieceKind, Rank,
+    Square, attacks,
 };
 use kiln_tables::{file_mask, rank_mask};
 
@@ -273,7 +274,13 @@ pub(crate) fn generate<S: Sink, const MODE: u8>(board: &Board, sink: &mut S) {
             en_passant(board, sink, ep, king, occupied, them);
         }
     }
-    if want_quiet && checkers.is_empty() && board.castling_rights().has_any(us) {
+    if want_quiet
+        && checkers.is_empty()
+        && !board
+            .castling_rights()
+            .intersection(CastlingRights::of(us))
+            .is_empty()
+    {
         castling(board, sink, us, king, occupied);
     }
 }
@@ -372,7 +379,7 @@ fn en_passant_is_safe(
 #[inline(always)]
 fn castling<S: Sink>(board: &Board, sink: &mut S, us: Color, king: Square, occupied: Bitboard) {
     for side in [CastleSide::Short, CastleSide::Long] {
-        if !board.castling_rights().has(us, side)
+        if !board.castling_rights().contains(side.right(us))
             || (board.castle_empty[us.index()][side.index()] & occupied).any()
         {
             continue;
@@ -518,7 +525,7 @@ pub fn is_legal(board: &Board, mv: Move) -> bool {
         }
         PieceKind::King if flag == CASTLE => {
             let side = mv.castle_side();
-            board.castling_rights().has(us, side)
+            board.castling_rights().contains(side.right(us))
                 && board.castle_rooks[us.index()][side.index()] == to
                 && (board.castle_empty[us.index()][side.index()] & occupied).is_empty()
                 && !board.attacked_by(king, !us, occupied)

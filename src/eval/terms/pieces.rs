@@ -6,7 +6,7 @@
 
 use super::king_safety::KingAttack;
 use super::*;
-use crate::board::{Bitboard, Board, attacks};
+use crate::board::{Bitboard, Board, CastlingRights, attacks};
 use crate::eval::masks::{
     CENTRE, diagonal_reach, distance, file_mask, king_ring, pawn_attacks, pawn_double_attacks,
     rank_mask, relative_rank,
@@ -167,7 +167,11 @@ pub(super) fn pieces<S: Sink>(board: &Board, us: Color, sink: &mut S) -> (Attack
                     let king_file = our_king.file().index();
                     let file = sq.file().index();
                     if (king_file < 4) == (file < king_file) {
-                        let stuck = if board.castling_rights().has_any(us) {
+                        let stuck = if !board
+                            .castling_rights()
+                            .intersection(CastlingRights::of(us))
+                            .is_empty()
+                        {
                             1
                         } else {
                             2
