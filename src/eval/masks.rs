@@ -4,7 +4,8 @@
 //! evaluation file reads the chess tables through these functions only.
 
 use crate::board::{Bitboard, Color, File, Square};
-// The engine indexes with its own square and colour numbers: the integer API.
+// The terms count with `u8` squares and `u64` sets, so these read the
+// integer API; the board's types are the typed API's own.
 use ::kiln_tables::raw as kiln_tables;
 
 /// The four centre squares d4, e4, d5 and e5.
