@@ -53,7 +53,7 @@ fn offset(square: Square, df: i32, dr: i32) -> Option<Square> {
     let file = square.file().index() as i32 + df;
     let rank = square.rank().index() as i32 + dr;
     if (0..8).contains(&file) && (0..8).contains(&rank) {
-        Square::try_from_index((rank * 8 + file) as usize)
+        Square::from_index((rank * 8 + file) as u8)
     } else {
         None
     }
@@ -216,7 +216,7 @@ fn pseudo_legal(board: &Board) -> Vec<Move> {
 fn en_passant_target(board: &Board) -> Option<Square> {
     match board.last_move() {
         Some(mv) if mv.is_double_push() => {
-            Square::try_from_index((mv.from().index() + mv.to().index()) / 2)
+            Square::from_index((mv.from() as u8 + mv.to() as u8) / 2)
         }
         Some(_) => None,
         None => board.en_passant(),

@@ -19,47 +19,47 @@
 //! assert_eq!(attacks::between(Square::A1, Square::A4).count(), 2);
 //! ```
 
-use super::bitboard::Bitboard;
-use super::piece::{Color, PieceKind};
-use super::square::Square;
-// The engine indexes with its own square and colour numbers: the integer API.
-use ::kiln_tables::raw as kiln_tables;
+use super::PieceKind;
+use super::{Bitboard, Color, Square};
+// The PEXT layout is only in the integer API.
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+use kiln_tables::raw::pext;
 
 /// Squares a rook on `square` attacks when `occupied` are occupied
 /// (blockers included).
 #[inline(always)]
 pub fn rook(square: Square, occupied: Bitboard) -> Bitboard {
-    Bitboard(rook_raw(square as u8, occupied.0))
+    slider_rook(square, occupied)
 }
 
 /// Squares a bishop on `square` attacks when `occupied` are occupied.
 #[inline(always)]
 pub fn bishop(square: Square, occupied: Bitboard) -> Bitboard {
-    Bitboard(bishop_raw(square as u8, occupied.0))
+    slider_bishop(square, occupied)
 }
 
 /// Squares a queen on `square` attacks when `occupied` are occupied.
 #[inline(always)]
 pub fn queen(square: Square, occupied: Bitboard) -> Bitboard {
-    Bitboard(rook_raw(square as u8, occupied.0) | bishop_raw(square as u8, occupied.0))
+    slider_rook(square, occupied) | slider_bishop(square, occupied)
 }
 
 /// Squares a knight on `square` attacks.
 #[inline(always)]
 pub fn knight(square: Square) -> Bitboard {
-    Bitboard(kiln_tables::knight_attacks(square as u8))
+    kiln_tables::knight_attacks(square)
 }
 
 /// Squares a king on `square` attacks.
 #[inline(always)]
 pub fn king(square: Square) -> Bitboard {
-    Bitboard(kiln_tables::king_attacks(square as u8))
+    kiln_tables::king_attacks(square)
 }
 
 /// Squares a pawn of `color` on `square` attacks (diagonally forward).
 #[inline(always)]
 pub fn pawn(color: Color, square: Square) -> Bitboard {
-    Bitboard(kiln_tables::pawn_attacks(color as u8, square as u8))
+    kiln_tables::pawn_attacks(color, square)
 }
 
 /// Squares a piece of `kind` and `color` on `square` attacks.
@@ -84,43 +84,43 @@ pub fn piece(kind: PieceKind, color: Color, square: Square, occupied: Bitboard) 
 /// Squares strictly between `a` and `b` on a shared line; empty otherwise.
 #[inline(always)]
 pub fn between(a: Square, b: Square) -> Bitboard {
-    Bitboard(kiln_tables::between(a as u8, b as u8))
+    kiln_tables::between(a, b)
 }
 
 /// The whole line (edge to edge) through `a` and `b`; empty if unaligned.
 #[inline(always)]
 pub fn line(a: Square, b: Square) -> Bitboard {
-    Bitboard(kiln_tables::line(a as u8, b as u8))
+    kiln_tables::line(a, b)
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 #[inline(always)]
-fn rook_raw(square: u8, occupied: u64) -> u64 {
-    let mask = kiln_tables::pext::ROOK_MASKS[square as usize];
+fn slider_rook(square: Square, occupied: Bitboard) -> Bitboard {
+    let mask = pext::ROOK_MASKS[square.index()];
     // SAFETY: `_pext_u64` needs the BMI2 instruction set, and this function
     // is only compiled when the target has it (`target_feature = "bmi2"`).
-    let index = unsafe { core::arch::x86_64::_pext_u64(occupied, mask) };
-    kiln_tables::pext::rook_attacks_at(square, index)
+    let index = unsafe { core::arch::x86_64::_pext_u64(occupied.0, mask) };
+    Bitboard(pext::rook_attacks_at(square as u8, index))
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 #[inline(always)]
-fn bishop_raw(square: u8, occupied: u64) -> u64 {
-    let mask = kiln_tables::pext::BISHOP_MASKS[square as usize];
-    // SAFETY: as in `rook_raw`: compiled only for targets with BMI2.
-    let index = unsafe { core::arch::x86_64::_pext_u64(occupied, mask) };
-    kiln_tables::pext::bishop_attacks_at(square, index)
+fn slider_bishop(square: Square, occupied: Bitboard) -> Bitboard {
+    let mask = pext::BISHOP_MASKS[square.index()];
+    // SAFETY: as in `slider_rook`: compiled only for targets with BMI2.
+    let index = unsafe { core::arch::x86_64::_pext_u64(occupied.0, mask) };
+    Bitboard(pext::bishop_attacks_at(square as u8, index))
 }
 
 #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
 #[inline(always)]
-fn rook_raw(square: u8, occupied: u64) -> u64 {
+fn slider_rook(square: Square, occupied: Bitboard) -> Bitboard {
     kiln_tables::rook_attacks(square, occupied)
 }
 
 #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
 #[inline(always)]
-fn bishop_raw(square: u8, occupied: u64) -> u64 {
+fn slider_bishop(square: Square, occupied: Bitboard) -> Bitboard {
     kiln_tables::bishop_attacks(square, occupied)
 }
 

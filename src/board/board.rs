@@ -3,14 +3,17 @@
 
 use core::fmt;
 
+use super::Bitboard;
+use super::CastlingRights;
+use super::Color;
+use super::PieceKind;
 use super::attacks;
-use super::bitboard::Bitboard;
-use super::castling::{CastleSide, CastlingRights};
+use super::castling::CastleSide;
 use super::material::Material;
 use super::moves::Move;
-use super::piece::{Color, Piece, PieceKind};
-use super::square::{File, Square};
+use super::piece::Piece;
 use super::zobrist::{self, Key};
+use super::{File, Square};
 use crate::weights::PSQT;
 
 /// What `unmake_move` needs to restore, pushed by every make. The stack of
@@ -69,7 +72,7 @@ pub struct Board {
     /// Rights that survive a move touching each square:
     /// `rights &= mask[from] & mask[to]`. Derived from the castling rooks
     /// and kings when the position is set up (Chess960 aware).
-    pub(crate) castle_mask: [u8; 64],
+    pub(crate) castle_mask: [CastlingRights; 64],
     pub(crate) en_passant: Option<Square>,
     pub(crate) halfmove: u16,
     pub(crate) fullmove: u16,
@@ -134,7 +137,7 @@ impl Board {
             castle_rooks: [[Square::H1, Square::A1], [Square::H8, Square::A8]],
             castle_empty: [[Bitboard::EMPTY; 2]; 2],
             castle_king_path: [[Bitboard::EMPTY; 2]; 2],
-            castle_mask: [15; 64],
+            castle_mask: [CastlingRights::ALL; 64],
             en_passant: None,
             halfmove: 0,
             fullmove: 1,
@@ -210,7 +213,7 @@ impl Board {
     /// right is still held.
     #[inline]
     pub fn castling_rook(&self, color: Color, side: CastleSide) -> Option<Square> {
-        if self.castling.has(color, side) {
+        if self.castling.contains(side.right(color)) {
             Some(self.castle_rooks[color.index()][side.index()])
         } else {
             None
@@ -318,7 +321,7 @@ impl Board {
                 key ^= zobrist::piece(piece, square);
             }
         }
-        key ^= zobrist::castling(self.castling.bits());
+        key ^= zobrist::castling(self.castling);
         if let Some(ep) = self.en_passant {
             key ^= zobrist::en_passant(ep.file());
         }

@@ -1,12 +1,10 @@
-//! Castling rights as four bits, with the sides of the board they refer to.
-//!
-//! The bit layout matches `kiln-tables`: 1 White short (king side), 2 White
-//! long (queen side), 4 Black short, 8 Black long. Which rook a right refers
-//! to is stored on the [`Board`](super::Board), so Chess960 positions (king
-//! and rooks on any files) need no special case.
+//! The sides of the board a castling move goes to, and the right each
+//! side is for a colour in `kiln-tables`' [`CastlingRights`] (1 White
+//! short, 2 White long, 4 Black short, 8 Black long). Which rook a right
+//! refers to is stored on the [`Board`](super::Board), so Chess960
+//! positions (king and rooks on any files) need no special case.
 
-use super::piece::Color;
-use super::square::{File, Rank, Square};
+use super::{CastlingRights, Color, File, Rank, Square};
 
 /// The side of the board a castling move goes to.
 #[repr(u8)]
@@ -28,6 +26,17 @@ impl CastleSide {
         self as usize
     }
 
+    /// The right of `color` to castle to this side.
+    #[inline(always)]
+    pub const fn right(self, color: Color) -> CastlingRights {
+        match (color, self) {
+            (Color::White, CastleSide::Short) => CastlingRights::WHITE_SHORT,
+            (Color::White, CastleSide::Long) => CastlingRights::WHITE_LONG,
+            (Color::Black, CastleSide::Short) => CastlingRights::BLACK_SHORT,
+            (Color::Black, CastleSide::Long) => CastlingRights::BLACK_LONG,
+        }
+    }
+
     /// Where the king ends up on `rank` (g- or c-file, in Chess960 too).
     #[inline(always)]
     pub const fn king_destination(self, rank: Rank) -> Square {
@@ -44,61 +53,5 @@ impl CastleSide {
             CastleSide::Short => Square::new(File::F, rank),
             CastleSide::Long => Square::new(File::D, rank),
         }
-    }
-}
-
-/// A set of castling rights (4 bits).
-#[repr(transparent)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct CastlingRights(pub u8);
-
-impl CastlingRights {
-    /// No rights.
-    pub const NONE: CastlingRights = CastlingRights(0);
-    /// All four rights.
-    pub const ALL: CastlingRights = CastlingRights(15);
-    /// White may castle short.
-    pub const WHITE_SHORT: u8 = 1;
-    /// White may castle long.
-    pub const WHITE_LONG: u8 = 2;
-    /// Black may castle short.
-    pub const BLACK_SHORT: u8 = 4;
-    /// Black may castle long.
-    pub const BLACK_LONG: u8 = 8;
-
-    /// The bit of one right.
-    #[inline(always)]
-    pub const fn bit(color: Color, side: CastleSide) -> u8 {
-        1 << (color as u8 * 2 + side as u8)
-    }
-
-    /// Both bits of `color`.
-    #[inline(always)]
-    pub const fn color_bits(color: Color) -> u8 {
-        3 << (color as u8 * 2)
-    }
-
-    /// True when `color` may still castle to `side`.
-    #[inline(always)]
-    pub const fn has(self, color: Color, side: CastleSide) -> bool {
-        self.0 & CastlingRights::bit(color, side) != 0
-    }
-
-    /// True when `color` has any castling right left.
-    #[inline(always)]
-    pub const fn has_any(self, color: Color) -> bool {
-        self.0 & CastlingRights::color_bits(color) != 0
-    }
-
-    /// The raw four bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u8 {
-        self.0
-    }
-
-    /// True when no right is left.
-    #[inline(always)]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
     }
 }

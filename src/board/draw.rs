@@ -16,9 +16,10 @@
 //!   or three knights on one side. When it is false the search may score
 //!   the position as a draw.
 
-use super::bitboard::Bitboard;
+use super::Bitboard;
+use super::Color;
+use super::PieceKind;
 use super::board::Board;
-use super::piece::{Color, PieceKind};
 
 impl Board {
     /// Half-move clock at which the fifty-move rule applies (50 moves each).

@@ -25,11 +25,15 @@
 use core::fmt;
 use core::str::FromStr;
 
+use super::CastlingRights;
+use super::Color;
+use super::PieceKind;
 use super::attacks;
 use super::board::Board;
-use super::castling::{CastleSide, CastlingRights};
-use super::piece::{Color, Piece, PieceKind};
-use super::square::{File, Rank, Square};
+use super::castling::CastleSide;
+use super::piece::Piece;
+use super::{File, Rank, Square};
+use kiln_tables::rank_mask;
 
 /// The standard starting position.
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -328,7 +332,7 @@ impl Board {
     /// king's rank (X-FEN's meaning of `K` and `Q`).
     fn outermost_rook(&self, color: Color, side: CastleSide) -> Option<Square> {
         let king = self.king_square(color);
-        let rooks = self.pieces(color, PieceKind::Rook) & king.rank().bitboard();
+        let rooks = self.pieces(color, PieceKind::Rook) & rank_mask(king.rank());
         let beyond = match side {
             CastleSide::Short => rooks.0 & !((king.bitboard().0 << 1) - 1),
             CastleSide::Long => rooks.0 & (king.bitboard().0 - 1),
@@ -361,7 +365,7 @@ fn parse_placement(board: &mut Board, field: &str) -> Result<(), FenError> {
                 rank: rank_number,
                 found: c,
             })?;
-            if let Some(f) = File::try_from_index(file) {
+            if let Some(f) = u8::try_from(file).ok().and_then(File::new) {
                 board.put_piece(piece, Square::new(f, rank));
             }
             file += 1;
@@ -383,7 +387,7 @@ fn parse_placement(board: &mut Board, field: &str) -> Result<(), FenError> {
         }
     }
     let pawns = board.kind_bb(PieceKind::Pawn);
-    if let Some(square) = (pawns & (Rank::First.bitboard() | Rank::Eighth.bitboard())).lsb() {
+    if let Some(square) = (pawns & (rank_mask(Rank::First) | rank_mask(Rank::Eighth))).first() {
         return Err(FenError::PawnOnBackRank { square });
     }
     for color in Color::ALL {
@@ -430,7 +434,7 @@ fn parse_castling(board: &mut Board, field: &str) -> Result<(), FenError> {
                 .map(|sq| (CastleSide::Long, sq)),
             // Shredder-FEN: the file letter names the rook; its side of the
             // king decides which right it is.
-            letter => File::from_char(letter).and_then(|file| {
+            letter => File::from_char(letter.to_ascii_lowercase()).and_then(|file| {
                 let sq = Square::new(file, back_rank);
                 let side = if file > king.file() {
                     CastleSide::Short
@@ -442,13 +446,13 @@ fn parse_castling(board: &mut Board, field: &str) -> Result<(), FenError> {
             }),
         };
         let (side, rook) = found.ok_or(FenError::CastlingWithoutRook { right: c })?;
-        let bit = CastlingRights::bit(color, side);
-        if board.castling.0 & bit != 0 {
+        let right = side.right(color);
+        if board.castling.contains(right) {
             return Err(FenError::BadCastling { found: c });
         }
-        board.castling.0 |= bit;
+        board.castling = board.castling.union(right);
         board.castle_rooks[color.index()][side.index()] = rook;
-        board.castle_mask[rook.index()] &= !bit;
+        board.castle_mask[rook.index()] = board.castle_mask[rook.index()].difference(right);
         let king_to = side.king_destination(back_rank);
         let rook_to = side.rook_destination(back_rank);
         let king_path = attacks::between(king, king_to).with(king_to);
@@ -457,7 +461,8 @@ fn parse_castling(board: &mut Board, field: &str) -> Result<(), FenError> {
             | attacks::between(rook, rook_to).with(rook_to))
         .without(king)
         .without(rook);
-        board.castle_mask[king.index()] &= !CastlingRights::color_bits(color);
+        board.castle_mask[king.index()] =
+            board.castle_mask[king.index()].difference(CastlingRights::of(color));
     }
     Ok(())
 }

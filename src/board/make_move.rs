@@ -10,11 +10,13 @@
 //! chess and Chess960: lift king and rook, then drop them on their
 //! destinations (which may be each other's start squares).
 
+use super::Color;
+use super::PieceKind;
+use super::Square;
 use super::board::{Board, State};
 use super::material::Material;
 use super::moves::{Move, MoveFlag};
-use super::piece::{Color, Piece, PieceKind};
-use super::square::Square;
+use super::piece::Piece;
 use super::zobrist::{self, Key};
 
 impl Board {
@@ -120,12 +122,14 @@ impl Board {
             }
         }
 
-        let rights = self.castling.0;
-        if rights != 0 {
-            let new = rights & self.castle_mask[from.index()] & self.castle_mask[to.index()];
+        let rights = self.castling;
+        if !rights.is_empty() {
+            let new = rights
+                .intersection(self.castle_mask[from.index()])
+                .intersection(self.castle_mask[to.index()]);
             if new != rights {
                 key ^= zobrist::castling(rights) ^ zobrist::castling(new);
-                self.castling.0 = new;
+                self.castling = new;
             }
         }
 

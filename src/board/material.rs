@@ -14,8 +14,10 @@
 //! endgame knowledge (`crate::eval::endgame`) is a build-time `phf` map keyed
 //! by this word; `kiln_gen::endgames` builds its keys with the same layout.
 
+use super::Color;
+use super::PieceKind;
 use super::board::Board;
-use super::piece::{Color, Piece, PieceKind};
+use super::piece::Piece;
 
 /// Nibbles that would hold the kings' counters: always zero.
 const KING_NIBBLES: u64 = (0xF << (4 * 5)) | (0xF << (4 * 13));

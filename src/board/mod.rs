@@ -11,7 +11,6 @@
 //! ```
 
 pub mod attacks;
-mod bitboard;
 #[allow(clippy::module_inception)]
 mod board;
 mod castling;
@@ -21,15 +20,21 @@ mod make_move;
 mod material;
 mod moves;
 mod piece;
-mod square;
 pub mod zobrist;
 
-pub use bitboard::{Bitboard, Squares};
 pub use board::Board;
-pub use castling::{CastleSide, CastlingRights};
+pub use castling::CastleSide;
 pub use fen::{FenError, STARTPOS};
 pub use material::Material;
 pub use moves::{Move, MoveFlag};
-pub use piece::{Color, Piece, PieceKind};
-pub use square::{File, Rank, Square, SquareParseError};
+pub use piece::Piece;
 pub use zobrist::Key;
+
+// The squares, files, ranks, sides, piece kinds and square sets of
+// `kiln-tables` are the engine's own: one definition serves the tables and
+// the board. The tables crate has no coloured piece, so it calls the six
+// kinds `Piece`; here `Piece` is the coloured piece and the kinds keep the
+// name `PieceKind`, which every part of the engine reads them by.
+pub use kiln_tables::{
+    Bitboard, CastlingRights, Color, File, ParseError, Piece as PieceKind, Rank, Square, Squares,
+};

@@ -25,9 +25,9 @@
 
 use core::fmt;
 
+use super::PieceKind;
+use super::Square;
 use super::castling::CastleSide;
-use super::piece::PieceKind;
-use super::square::Square;
 
 /// What kind of move a [`Move`] is (its 4-bit flag).
 #[repr(u8)]

@@ -9,9 +9,7 @@
 //! [`Board::compute_key`]: super::Board::compute_key
 
 use super::piece::Piece;
-use super::square::{File, Square};
-// The engine indexes with its own square and colour numbers: the integer API.
-use ::kiln_tables::raw as kiln_tables;
+use super::{CastlingRights, File, Square};
 
 /// A 64-bit Zobrist hash of a position.
 #[repr(transparent)]
@@ -27,19 +25,19 @@ impl core::fmt::Display for Key {
 /// Key of `piece` standing on `square`.
 #[inline(always)]
 pub fn piece(piece: Piece, square: Square) -> u64 {
-    kiln_tables::zobrist_piece(piece.color() as u8, piece.kind() as u8, square as u8)
+    kiln_tables::zobrist_piece(piece.color(), piece.kind(), square)
 }
 
-/// Key of a castling-rights set (bits 1 WK, 2 WQ, 4 BK, 8 BQ).
+/// Key of a castling-rights set.
 #[inline(always)]
-pub fn castling(rights: u8) -> u64 {
-    kiln_tables::zobrist_castling(rights & 15)
+pub fn castling(rights: CastlingRights) -> u64 {
+    kiln_tables::zobrist_castling(rights)
 }
 
 /// Key of an en-passant capture being possible on `file`.
 #[inline(always)]
 pub fn en_passant(file: File) -> u64 {
-    kiln_tables::zobrist_en_passant(file as u8)
+    kiln_tables::zobrist_en_passant(file)
 }
 
 /// Key XORed in when Black is to move.

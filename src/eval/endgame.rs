@@ -19,8 +19,8 @@
 //!   positions with a small material edge (KRvKR, KRvKB, KRBvKR, ...);
 //! - [`Verdict::Normal`]: nothing special.
 
-use crate::board::{Bitboard, Board, Color, Material, PieceKind, Square};
-use crate::eval::masks::{distance, passed_span};
+use crate::board::{Bitboard, Board, Color, File, Material, PieceKind, Square};
+use crate::eval::masks::{distance, file_mask, passed_span};
 use crate::eval::params::*;
 use crate::eval::psqt::MATERIAL_EG;
 use crate::eval::score::{MAX_EVAL, Score};
@@ -267,7 +267,7 @@ fn passed_pawns(board: &Board, color: Color) -> i32 {
     board
         .pieces(color, PieceKind::Pawn)
         .into_iter()
-        .filter(|sq| (Bitboard(passed_span(color, sq.raw())) & theirs).is_empty())
+        .filter(|sq| (Bitboard(passed_span(color, *sq as u8)) & theirs).is_empty())
         .count() as i32
 }
 
@@ -276,10 +276,10 @@ fn passed_pawns(board: &Board, color: Color) -> i32 {
 /// square: a draw however many pawns.
 fn rook_pawns(board: &Board, strong: Color) -> Verdict {
     let pawns = board.pieces(strong, PieceKind::Pawn);
-    let file = if (pawns & !Bitboard::FILE_A).is_empty() {
-        crate::board::File::A
-    } else if (pawns & !Bitboard::FILE_H).is_empty() {
-        crate::board::File::H
+    let file = if pawns.0 & !file_mask(File::A as u8) == 0 {
+        File::A
+    } else if pawns.0 & !file_mask(File::H as u8) == 0 {
+        File::H
     } else {
         return Verdict::Normal;
     };
@@ -290,10 +290,10 @@ fn rook_pawns(board: &Board, strong: Color) -> Verdict {
     let queening = Square::new(file, rank);
     let bishop_covers = board
         .pieces(strong, PieceKind::Bishop)
-        .lsb()
+        .first()
         .is_some_and(|bishop| bishop.is_light() == queening.is_light());
     let lone_king = board.king_square(!strong);
-    if bishop_covers || distance(lone_king.raw(), queening.raw()) > 1 {
+    if bishop_covers || distance(lone_king as u8, queening as u8) > 1 {
         return Verdict::Normal;
     }
     match strong {

@@ -3,8 +3,9 @@
 //! bitboards and `u8` squares as the term code counts with them. Every
 //! evaluation file reads the chess tables through these functions only.
 
-use crate::board::{Bitboard, Color, Square};
-// The engine indexes with its own square and colour numbers: the integer API.
+use crate::board::{Bitboard, Color, File, Square};
+// The terms count with `u8` squares and `u64` sets, so these read the
+// integer API; the board's types are the typed API's own.
 use ::kiln_tables::raw as kiln_tables;
 
 /// The four centre squares d4, e4, d5 and e5.
@@ -81,8 +82,8 @@ pub(crate) fn between(a: u8, b: u8) -> u64 {
 /// the h-file.
 pub(crate) fn pawn_attack_sides(pawns: Bitboard, color: Color) -> (u64, u64) {
     let p = pawns.0;
-    let not_a = !Bitboard::FILE_A.0;
-    let not_h = !Bitboard::FILE_H.0;
+    let not_a = !file_mask(File::A as u8);
+    let not_h = !file_mask(File::H as u8);
     match color {
         Color::White => ((p << 7) & not_h, (p << 9) & not_a),
         Color::Black => ((p >> 9) & not_h, (p >> 7) & not_a),

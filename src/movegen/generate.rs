@@ -22,8 +22,10 @@
 //! building a list.
 
 use crate::board::{
-    Bitboard, Board, CastleSide, Color, Move, MoveFlag, PieceKind, Square, attacks,
+    Bitboard, Board, CastleSide, CastlingRights, Color, File, Move, MoveFlag, PieceKind, Rank,
+    Square, attacks,
 };
+use kiln_tables::{file_mask, rank_mask};
 
 use super::move_list::MoveList;
 
@@ -196,7 +198,7 @@ pub(crate) fn generate<S: Sink, const MODE: u8>(board: &Board, sink: &mut S) {
     if checkers.more_than_one() {
         return;
     }
-    let check_mask = match checkers.lsb() {
+    let check_mask = match checkers.first() {
         Some(checker) => attacks::between(king, checker).with(checker),
         None => Bitboard::FULL,
     };
@@ -272,7 +274,13 @@ pub(crate) fn generate<S: Sink, const MODE: u8>(board: &Board, sink: &mut S) {
             en_passant(board, sink, ep, king, occupied, them);
         }
     }
-    if want_quiet && checkers.is_empty() && board.castling_rights().has_any(us) {
+    if want_quiet
+        && checkers.is_empty()
+        && !board
+            .castling_rights()
+            .intersection(CastlingRights::of(us))
+            .is_empty()
+    {
         castling(board, sink, us, king, occupied);
     }
 }
@@ -294,13 +302,13 @@ fn pawn_moves<S: Sink>(
         return;
     }
     let (seventh, third, up) = match us {
-        Color::White => (Bitboard::RANK_7.0, Bitboard::RANK_3.0, 8),
-        Color::Black => (Bitboard::RANK_2.0, Bitboard::RANK_6.0, -8),
+        Color::White => (rank_mask(Rank::Seventh).0, rank_mask(Rank::Third).0, 8),
+        Color::Black => (rank_mask(Rank::Second).0, rank_mask(Rank::Sixth).0, -8),
     };
     // "West" captures go towards the a-file, "east" ones towards the h-file.
     let (west, east) = (up - 1, up + 1);
-    let shift_west = |bb: u64| forward(bb & !Bitboard::FILE_A.0, us) >> 1;
-    let shift_east = |bb: u64| forward(bb & !Bitboard::FILE_H.0, us) << 1;
+    let shift_west = |bb: u64| forward(bb & !file_mask(File::A).0, us) >> 1;
+    let shift_east = |bb: u64| forward(bb & !file_mask(File::H).0, us) << 1;
 
     let promoting = pawns.0 & seventh;
     let others = pawns.0 & !seventh;
@@ -371,7 +379,7 @@ fn en_passant_is_safe(
 #[inline(always)]
 fn castling<S: Sink>(board: &Board, sink: &mut S, us: Color, king: Square, occupied: Bitboard) {
     for side in [CastleSide::Short, CastleSide::Long] {
-        if !board.castling_rights().has(us, side)
+        if !board.castling_rights().contains(side.right(us))
             || (board.castle_empty[us.index()][side.index()] & occupied).any()
         {
             continue;
@@ -489,8 +497,8 @@ pub fn is_legal(board: &Board, mv: Move) -> bool {
     match piece.kind() {
         PieceKind::Pawn => {
             let (start_rank, last_rank) = match us {
-                Color::White => (Bitboard::RANK_2, Bitboard::RANK_8),
-                Color::Black => (Bitboard::RANK_7, Bitboard::RANK_1),
+                Color::White => (rank_mask(Rank::Second), rank_mask(Rank::Eighth)),
+                Color::Black => (rank_mask(Rank::Seventh), rank_mask(Rank::First)),
             };
             let push = Bitboard(forward(from.bitboard().0, us));
             let captures = attacks::pawn(us, from);
@@ -517,7 +525,7 @@ pub fn is_legal(board: &Board, mv: Move) -> bool {
         }
         PieceKind::King if flag == CASTLE => {
             let side = mv.castle_side();
-            board.castling_rights().has(us, side)
+            board.castling_rights().contains(side.right(us))
                 && board.castle_rooks[us.index()][side.index()] == to
                 && (board.castle_empty[us.index()][side.index()] & occupied).is_empty()
                 && !board.attacked_by(king, !us, occupied)

@@ -75,10 +75,11 @@ pub fn parse_uci_move(board: &Board, text: &str) -> Result<Move, MoveParseError>
     let to: Square = text[2..4].parse().map_err(|_| malformed())?;
     let promotion = match text.as_bytes().get(4) {
         None => None,
-        Some(&c) => match PieceKind::from_char(c as char) {
-            Some(
+        Some(&c) => match PieceKind::from_fen_char(c as char) {
+            Some((
+                _,
                 kind @ (PieceKind::Knight | PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen),
-            ) => Some(kind),
+            )) => Some(kind),
             _ => {
                 return Err(MoveParseError::BadPromotion {
                     text: text.to_string(),

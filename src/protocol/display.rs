@@ -10,7 +10,7 @@ pub fn board_diagram(board: &Board) -> Vec<String> {
     let mut text = String::from("\n +---+---+---+---+---+---+---+---+\n");
     for rank in (0..8).rev() {
         for file in 0..8 {
-            let c = Square::try_from_index(rank * 8 + file)
+            let c = Square::from_index(rank * 8 + file)
                 .and_then(|sq| board.piece_on(sq))
                 .map_or(' ', |p| p.to_char());
             text.push_str(&format!(" | {c}"));

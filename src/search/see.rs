@@ -75,7 +75,7 @@ pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
         if swap < i32::from(result) {
             break;
         }
-        if let Some(sq) = bb.lsb() {
+        if let Some(sq) = bb.first() {
             occupied ^= sq.bitboard();
         }
         if matches!(kind, PieceKind::Pawn | PieceKind::Bishop | PieceKind::Queen) {

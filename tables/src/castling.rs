@@ -3,7 +3,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::{ParseError, Square, raw};
+use crate::{Color, ParseError, Square, raw};
 
 /// A set of castling rights: bit 0 White short (`K`), bit 1 White long
 /// (`Q`), bit 2 Black short (`k`), bit 3 Black long (`q`), the index of
@@ -80,12 +80,26 @@ impl CastlingRights {
     /// assert_eq!(CastlingRights::new(0b0101).map(|r| r.to_string()), Some("Kk".to_string()));
     /// assert_eq!(CastlingRights::new(16), None);
     /// ```
+    #[inline]
     pub const fn new(bits: u8) -> Option<CastlingRights> {
         if bits < 16 {
             Some(CastlingRights(bits))
         } else {
             None
         }
+    }
+
+    /// Both rights of `color`, short and long.
+    ///
+    /// ```
+    /// use kiln_tables::{CastlingRights, Color};
+    ///
+    /// assert_eq!(CastlingRights::of(Color::White).to_string(), "KQ");
+    /// assert_eq!(CastlingRights::of(Color::Black).to_string(), "kq");
+    /// ```
+    #[inline]
+    pub const fn of(color: Color) -> CastlingRights {
+        CastlingRights(3 << (2 * color as u8))
     }
 
     /// The four bits, 0 to 15.
@@ -95,6 +109,7 @@ impl CastlingRights {
     ///
     /// assert_eq!(CastlingRights::BLACK_SHORT.bits(), 4);
     /// ```
+    #[inline]
     pub const fn bits(self) -> u8 {
         self.0
     }
@@ -107,8 +122,22 @@ impl CastlingRights {
     /// assert!(CastlingRights::ALL.contains(CastlingRights::BLACK_LONG));
     /// assert!(!CastlingRights::NONE.contains(CastlingRights::BLACK_LONG));
     /// ```
+    #[inline]
     pub const fn contains(self, other: CastlingRights) -> bool {
         self.0 & other.0 == other.0
+    }
+
+    /// True when no right is left (`-` in FEN).
+    ///
+    /// ```
+    /// use kiln_tables::CastlingRights;
+    ///
+    /// assert!(CastlingRights::NONE.is_empty());
+    /// assert!(!CastlingRights::WHITE_LONG.is_empty());
+    /// ```
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
     }
 
     /// The rights in `self` or in `other`.
@@ -119,8 +148,41 @@ impl CastlingRights {
     /// const WHITE: CastlingRights = CastlingRights::WHITE_SHORT.union(CastlingRights::WHITE_LONG);
     /// assert_eq!(WHITE.to_string(), "KQ");
     /// ```
+    #[inline]
     pub const fn union(self, other: CastlingRights) -> CastlingRights {
         CastlingRights(self.0 | other.0)
+    }
+
+    /// The rights in both `self` and `other`: with a per-square mask of the
+    /// rights that survive a move from or to that square, the rights after
+    /// the move (how a Chess960 engine applies masks of its own).
+    ///
+    /// ```
+    /// use kiln_tables::{CastlingRights, Color, Square, castling_rights_mask};
+    ///
+    /// let after = CastlingRights::ALL.intersection(castling_rights_mask(Square::H8));
+    /// assert_eq!(after.to_string(), "KQq");
+    /// assert!(CastlingRights::ALL.intersection(CastlingRights::of(Color::Black)).contains(
+    ///     CastlingRights::BLACK_SHORT
+    /// ));
+    /// ```
+    #[inline]
+    pub const fn intersection(self, other: CastlingRights) -> CastlingRights {
+        CastlingRights(self.0 & other.0)
+    }
+
+    /// The rights in `self` that are not in `other`.
+    ///
+    /// ```
+    /// use kiln_tables::{CastlingRights, Color};
+    ///
+    /// // Black's king moves: Black gives up both rights.
+    /// let after = CastlingRights::ALL.difference(CastlingRights::of(Color::Black));
+    /// assert_eq!(after.to_string(), "KQ");
+    /// ```
+    #[inline]
+    pub const fn difference(self, other: CastlingRights) -> CastlingRights {
+        CastlingRights(self.0 & !other.0)
     }
 
     /// The rights left after a move from `from` to `to` in standard chess: a
@@ -136,6 +198,7 @@ impl CastlingRights {
     /// // Capturing on a8 takes away Black's long castling.
     /// assert_eq!(after.after_move(Square::F3, Square::A8).to_string(), "k");
     /// ```
+    #[inline]
     pub const fn after_move(self, from: Square, to: Square) -> CastlingRights {
         CastlingRights(
             self.0 & raw::castling_rights_mask(from as u8) & raw::castling_rights_mask(to as u8),

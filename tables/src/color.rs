@@ -1,6 +1,7 @@
 //! The two sides.
 
 use core::fmt;
+use core::ops::Not;
 use core::str::FromStr;
 
 use crate::ParseError;
@@ -42,6 +43,7 @@ impl Color {
     /// assert_eq!(Color::new(1), Some(Color::Black));
     /// assert_eq!(Color::new(2), None);
     /// ```
+    #[inline]
     pub const fn new(index: u8) -> Option<Color> {
         match index {
             0 => Some(Color::White),
@@ -58,6 +60,7 @@ impl Color {
     /// let material = [39, 38];
     /// assert_eq!(material[Color::Black.index()], 38);
     /// ```
+    #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -69,6 +72,7 @@ impl Color {
     ///
     /// assert_eq!(Color::Black.flip(), Color::White);
     /// ```
+    #[inline]
     pub const fn flip(self) -> Color {
         match self {
             Color::White => Color::Black,
@@ -83,11 +87,29 @@ impl Color {
     ///
     /// assert_eq!(Color::Black.to_char(), 'b');
     /// ```
+    #[inline]
     pub const fn to_char(self) -> char {
         match self {
             Color::White => 'w',
             Color::Black => 'b',
         }
+    }
+}
+
+impl Not for Color {
+    type Output = Color;
+
+    /// The other side, as [`Color::flip`].
+    ///
+    /// ```
+    /// use kiln_tables::Color;
+    ///
+    /// let us = Color::White;
+    /// assert_eq!(!us, Color::Black);
+    /// ```
+    #[inline]
+    fn not(self) -> Color {
+        self.flip()
     }
 }
 

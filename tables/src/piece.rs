@@ -59,6 +59,7 @@ impl Piece {
     /// assert_eq!(Piece::new(5), Some(Piece::King));
     /// assert_eq!(Piece::new(6), None);
     /// ```
+    #[inline]
     pub const fn new(index: u8) -> Option<Piece> {
         if index < 6 {
             Some(Piece::ALL[index as usize])
@@ -75,6 +76,7 @@ impl Piece {
     /// let values = [100, 320, 330, 500, 900, 0];
     /// assert_eq!(values[Piece::Rook.index()], 500);
     /// ```
+    #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -86,6 +88,7 @@ impl Piece {
     ///
     /// assert_eq!(Piece::Bishop.to_char(), 'b');
     /// ```
+    #[inline]
     pub const fn to_char(self) -> char {
         match self {
             Piece::Pawn => 'p',
@@ -105,6 +108,7 @@ impl Piece {
     /// assert_eq!(Piece::King.fen_char(Color::White), 'K');
     /// assert_eq!(Piece::King.fen_char(Color::Black), 'k');
     /// ```
+    #[inline]
     pub const fn fen_char(self, color: Color) -> char {
         match color {
             Color::White => self.to_char().to_ascii_uppercase(),
@@ -122,6 +126,7 @@ impl Piece {
     /// assert_eq!(Piece::from_fen_char('Q'), Some((Color::White, Piece::Queen)));
     /// assert_eq!(Piece::from_fen_char('x'), None);
     /// ```
+    #[inline]
     pub const fn from_fen_char(c: char) -> Option<(Color, Piece)> {
         let piece = match c.to_ascii_lowercase() {
             'p' => Piece::Pawn,

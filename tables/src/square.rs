@@ -3,7 +3,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::{Bitboard, Color, ParseError, generated};
+use crate::{Bitboard, Color, ParseError};
 
 /// A file (column of the board), `a` to `h`.
 ///
@@ -66,6 +66,7 @@ impl File {
     /// const H: Option<File> = File::new(7);
     /// assert_eq!(H, Some(File::H));
     /// ```
+    #[inline]
     pub const fn new(index: u8) -> Option<File> {
         if index < 8 {
             Some(File::ALL[index as usize])
@@ -81,6 +82,7 @@ impl File {
     ///
     /// assert_eq!(File::C.index(), 2);
     /// ```
+    #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -92,6 +94,7 @@ impl File {
     ///
     /// assert_eq!(File::B.flip(), File::G);
     /// ```
+    #[inline]
     pub const fn flip(self) -> File {
         File::ALL[7 - self as usize]
     }
@@ -103,6 +106,7 @@ impl File {
     ///
     /// assert_eq!(File::D.to_char(), 'd');
     /// ```
+    #[inline]
     pub const fn to_char(self) -> char {
         (b'a' + self as u8) as char
     }
@@ -115,6 +119,7 @@ impl File {
     /// assert_eq!(File::from_char('g'), Some(File::G));
     /// assert_eq!(File::from_char('G'), None);
     /// ```
+    #[inline]
     pub const fn from_char(c: char) -> Option<File> {
         match c {
             'a'..='h' => Some(File::ALL[(c as u8 - b'a') as usize]),
@@ -183,6 +188,7 @@ impl Rank {
     /// assert_eq!(Rank::new(0), Some(Rank::First));
     /// assert_eq!(Rank::new(8), None);
     /// ```
+    #[inline]
     pub const fn new(index: u8) -> Option<Rank> {
         if index < 8 {
             Some(Rank::ALL[index as usize])
@@ -198,6 +204,7 @@ impl Rank {
     ///
     /// assert_eq!(Rank::Eighth.index(), 7);
     /// ```
+    #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -209,6 +216,7 @@ impl Rank {
     ///
     /// assert_eq!(Rank::Third.flip(), Rank::Sixth);
     /// ```
+    #[inline]
     pub const fn flip(self) -> Rank {
         Rank::ALL[7 - self as usize]
     }
@@ -222,6 +230,7 @@ impl Rank {
     /// assert_eq!(Rank::Eighth.relative_to(Color::White), Rank::Eighth);
     /// assert_eq!(Rank::Eighth.relative_to(Color::Black), Rank::First);
     /// ```
+    #[inline]
     pub const fn relative_to(self, color: Color) -> Rank {
         match color {
             Color::White => self,
@@ -236,6 +245,7 @@ impl Rank {
     ///
     /// assert_eq!(Rank::Fifth.to_char(), '5');
     /// ```
+    #[inline]
     pub const fn to_char(self) -> char {
         (b'1' + self as u8) as char
     }
@@ -248,6 +258,7 @@ impl Rank {
     /// assert_eq!(Rank::from_char('8'), Some(Rank::Eighth));
     /// assert_eq!(Rank::from_char('9'), None);
     /// ```
+    #[inline]
     pub const fn from_char(c: char) -> Option<Rank> {
         match c {
             '1'..='8' => Some(Rank::ALL[(c as u8 - b'1') as usize]),
@@ -317,8 +328,9 @@ impl Square {
     ///
     /// assert_eq!(Square::new(File::G, Rank::First), Square::G1);
     /// ```
+    #[inline]
     pub const fn new(file: File, rank: Rank) -> Square {
-        Square::ALL[rank as usize * 8 + file as usize]
+        Square::from_index_masked(rank as u32 * 8 + file as u32)
     }
 
     /// The square with `index` 0 (A1) to 63 (H8); `None` above 63.
@@ -329,12 +341,44 @@ impl Square {
     /// assert_eq!(Square::from_index(63), Some(Square::H8));
     /// assert_eq!(Square::from_index(64), None);
     /// ```
+    #[inline]
     pub const fn from_index(index: u8) -> Option<Square> {
         if index < 64 {
             Some(Square::ALL[index as usize])
         } else {
             None
         }
+    }
+
+    /// The square with index `index % 64`: a conversion that cannot fail,
+    /// for an index already known to be in range (the `trailing_zeros` of a
+    /// non-empty set, a six-bit field of a packed move). It compiles to a
+    /// single AND: no table load, no branch.
+    ///
+    /// ```
+    /// use kiln_tables::{Bitboard, Square};
+    ///
+    /// let set = Bitboard::EMPTY.with(Square::C3).with(Square::F6);
+    /// assert_eq!(Square::from_index_masked(set.0.trailing_zeros()), Square::C3);
+    /// assert_eq!(Square::from_index_masked(64 + 4), Square::E1);
+    /// ```
+    #[inline(always)]
+    pub const fn from_index_masked(index: u32) -> Square {
+        use Square::*;
+        // A match rather than `Square::ALL[...]`: the compiler turns the
+        // identity mapping into the AND alone, where the array costs a load.
+        #[rustfmt::skip]
+        let square = match index & 63 {
+             0 => A1,  1 => B1,  2 => C1,  3 => D1,  4 => E1,  5 => F1,  6 => G1,  7 => H1,
+             8 => A2,  9 => B2, 10 => C2, 11 => D2, 12 => E2, 13 => F2, 14 => G2, 15 => H2,
+            16 => A3, 17 => B3, 18 => C3, 19 => D3, 20 => E3, 21 => F3, 22 => G3, 23 => H3,
+            24 => A4, 25 => B4, 26 => C4, 27 => D4, 28 => E4, 29 => F4, 30 => G4, 31 => H4,
+            32 => A5, 33 => B5, 34 => C5, 35 => D5, 36 => E5, 37 => F5, 38 => G5, 39 => H5,
+            40 => A6, 41 => B6, 42 => C6, 43 => D6, 44 => E6, 45 => F6, 46 => G6, 47 => H6,
+            48 => A7, 49 => B7, 50 => C7, 51 => D7, 52 => E7, 53 => F7, 54 => G7, 55 => H7,
+            56 => A8, 57 => B8, 58 => C8, 59 => D8, 60 => E8, 61 => F8, 62 => G8, _ => H8,
+        };
+        square
     }
 
     /// The index, 0 (A1) to 63 (H8), for indexing arrays.
@@ -346,6 +390,7 @@ impl Square {
     /// seen[Square::C3.index()] = true;
     /// assert!(seen[18]);
     /// ```
+    #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -357,6 +402,7 @@ impl Square {
     ///
     /// assert_eq!(Square::C7.file(), File::C);
     /// ```
+    #[inline]
     pub const fn file(self) -> File {
         File::ALL[self as usize % 8]
     }
@@ -368,21 +414,39 @@ impl Square {
     ///
     /// assert_eq!(Square::C7.rank(), Rank::Seventh);
     /// ```
+    #[inline]
     pub const fn rank(self) -> Rank {
         Rank::ALL[self as usize / 8]
     }
 
-    /// The square mirrored for the other colour (a1 ↔ a8, e2 ↔ e7), read
-    /// from the generated `FLIP` table.
+    /// The square mirrored for the other colour (a1 ↔ a8, e2 ↔ e7): the
+    /// generated [`FLIP`](crate::raw::FLIP) table, computed as `index ^ 56`.
+    ///
+    /// ```
+    /// use kiln_tables::{Square, raw};
+    ///
+    /// assert_eq!(Square::E2.flip(), Square::E7);
+    /// assert_eq!(Square::E2.flip().flip(), Square::E2);
+    /// assert!(Square::ALL.iter().all(|s| s.flip() as u8 == raw::FLIP[s.index()]));
+    /// ```
+    #[inline]
+    pub const fn flip(self) -> Square {
+        Square::from_index_masked(self as u32 ^ 56)
+    }
+
+    /// True for the light squares (h1 and a2 are light, a1 is dark): the
+    /// squares of [`Bitboard::LIGHT_SQUARES`].
     ///
     /// ```
     /// use kiln_tables::Square;
     ///
-    /// assert_eq!(Square::E2.flip(), Square::E7);
-    /// assert_eq!(Square::E2.flip().flip(), Square::E2);
+    /// assert!(Square::H1.is_light() && !Square::A1.is_light());
+    /// // Opposite-coloured bishops: one on c1, one on c8.
+    /// assert_ne!(Square::C1.is_light(), Square::C8.is_light());
     /// ```
-    pub const fn flip(self) -> Square {
-        Square::ALL[generated::FLIP[self as usize] as usize]
+    #[inline]
+    pub const fn is_light(self) -> bool {
+        Bitboard::LIGHT_SQUARES.contains(self)
     }
 
     /// The square as `color` sees it: itself for White, flipped for Black.
@@ -393,6 +457,7 @@ impl Square {
     /// // Each side's king starts on its own e1.
     /// assert_eq!(Square::E1.relative_to(Color::Black), Square::E8);
     /// ```
+    #[inline]
     pub const fn relative_to(self, color: Color) -> Square {
         match color {
             Color::White => self,
@@ -409,6 +474,7 @@ impl Square {
     /// assert_eq!(Square::E2.offset(0, 2), Some(Square::E4));
     /// assert_eq!(Square::H2.offset(1, 0), None);
     /// ```
+    #[inline]
     pub const fn offset(self, files: i8, ranks: i8) -> Option<Square> {
         let file = (self as u8 % 8) as i8 + files;
         let rank = (self as u8 / 8) as i8 + ranks;
@@ -426,6 +492,7 @@ impl Square {
     ///
     /// assert_eq!(Square::B1.bitboard(), Bitboard(1 << 1));
     /// ```
+    #[inline]
     pub const fn bitboard(self) -> Bitboard {
         Bitboard(1 << self as u8)
     }

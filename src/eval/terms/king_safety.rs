@@ -91,7 +91,7 @@ pub(super) fn king_safety<S: Sink>(board: &Board, us: Color, attack: KingAttack,
     // nearest one.
     if let Some(nearest) = our_pawns
         .into_iter()
-        .map(|p| distance(our_king.raw(), p.raw()))
+        .map(|p| distance(our_king as u8, p as u8))
         .min()
     {
         sink.add(us, KING_PAWN_DISTANCE, i32::from(nearest));
@@ -107,7 +107,7 @@ pub(super) fn king_safety<S: Sink>(board: &Board, us: Color, attack: KingAttack,
         .iter()
         .filter(|&&r| r < 8)
         .fold(0u64, |m, &r| m | rank_mask(r as u8));
-    let front = passed_span(us, our_king.raw()) & shield_mask;
+    let front = passed_span(us, our_king as u8) & shield_mask;
     sink.add(us, PAWN_SHIELD, (front & our_pawns.0).count_ones() as i32);
 
     // Pawn storm: enemy pawns already on our third or fourth rank in front
@@ -138,7 +138,7 @@ pub(super) fn king_pressure<S: Sink>(
 
     // King-zone squares we attack that only their king or queen (or
     // nothing) defends: where a check or a mate lands.
-    let their_king = board.king_square(them).raw();
+    let their_king = board.king_square(them) as u8;
     let zone = king_ring(their_king);
     let solid = theirs.pawns | theirs.minors | theirs.rooks;
     sink.add(
@@ -175,7 +175,7 @@ pub(super) fn safe_checks<S: Sink>(
     theirs: &Attacks,
     sink: &mut S,
 ) {
-    let king = board.king_square(!us).raw();
+    let king = board.king_square(!us) as u8;
     let occupied = board.occupied().0;
     let safe = !board.color_bb(us).0 & !theirs.all;
     let diagonal = diagonal_reach(king, occupied);

@@ -32,8 +32,8 @@ pub(super) fn passed_pawns<S: Sink>(
         (board.color_bb(them).0 & !their_pawns.0 & !board.pieces(them, PieceKind::King).0) == 0;
     for sq in pawns.passed[us.index()] {
         let stop = match us {
-            Color::White => Square::try_from_index(sq.index() + 8),
-            Color::Black => sq.index().checked_sub(8).and_then(Square::try_from_index),
+            Color::White => Square::from_index(sq as u8 + 8),
+            Color::Black => (sq as u8).checked_sub(8).and_then(Square::from_index),
         };
         if let Some(stop) = stop {
             if occupied.contains(stop) {
@@ -42,8 +42,8 @@ pub(super) fn passed_pawns<S: Sink>(
                     sink.add(us, PASSED_BLOCKED_BY_ENEMY, 1);
                 }
             }
-            let their_distance = i32::from(distance(their_king.raw(), stop.raw()));
-            let our_distance = i32::from(distance(our_king.raw(), stop.raw()));
+            let their_distance = i32::from(distance(their_king as u8, stop as u8));
+            let our_distance = i32::from(distance(our_king as u8, stop as u8));
             let rank = relative_rank(sq, us) as i32;
             sink.add(
                 us,
@@ -58,7 +58,7 @@ pub(super) fn passed_pawns<S: Sink>(
             // whose path is clear and whose queening square their king
             // cannot reach in time promotes.
             if their_pieces_gone {
-                let path = forward_file(us, sq.raw());
+                let path = forward_file(us, sq as u8);
                 let queening = match us {
                     Color::White => 56 + sq.file().index() as u8,
                     Color::Black => sq.file().index() as u8,
@@ -66,7 +66,7 @@ pub(super) fn passed_pawns<S: Sink>(
                 // A pawn on its second rank moves two squares at once.
                 let pawn_moves = (7 - rank).min(5);
                 let tempo = i32::from(board.side_to_move() == them);
-                let king_moves = i32::from(distance(their_king.raw(), queening)) - tempo;
+                let king_moves = i32::from(distance(their_king as u8, queening)) - tempo;
                 if path & occupied.0 == 0 && pawn_moves < king_moves {
                     sink.add(us, UNSTOPPABLE_PASSER, 1);
                 }
@@ -79,18 +79,18 @@ pub(super) fn passed_pawns<S: Sink>(
     for sq in pawns.passed[us.index()] {
         // A passed pawn whose stop square is empty and not attacked can
         // move on at once; worth more the further it has come.
-        let stop = forward(1u64 << sq.raw(), us);
+        let stop = forward(1u64 << sq as u8, us);
         if stop & (occupied | theirs.all) == 0 {
             sink.add(us, PASSED_FREE, relative_rank(sq, us) as i32);
         }
         // The whole way to the queening square out of the enemy's reach.
-        let path = forward_file(us, sq.raw());
+        let path = forward_file(us, sq as u8);
         if path & theirs.all == 0 {
             sink.add(us, PASSED_PATH_SAFE, relative_rank(sq, us) as i32);
         }
         // Not even the neighbouring files ahead hold an enemy man or an
         // enemy attack: nothing can come to stop it.
-        let span = passed_span(us, sq.raw());
+        let span = passed_span(us, sq as u8);
         if span & (theirs.all | board.color_bb(!us).0) == 0 {
             sink.add(us, PASSED_SPAN_FREE, relative_rank(sq, us) as i32);
         }
@@ -100,7 +100,7 @@ pub(super) fn passed_pawns<S: Sink>(
         }
         // A rook behind it pushes it on and keeps guarding it.
         let file = file_mask(sq.file().index() as u8);
-        let behind = file & !ranks_ahead(us, sq) & !(1u64 << sq.raw());
+        let behind = file & !ranks_ahead(us, sq) & !(1u64 << sq as u8);
         if rooks & behind != 0 {
             sink.add(us, ROOK_BEHIND_PASSER, 1);
         }

@@ -34,7 +34,7 @@ pub fn pawn_structure<S: Sink>(
         let our_attacks = pawn_attacks(our_pawns, us);
         let their_attacks = pawn_attacks(their_pawns, !us);
         for sq in our_pawns {
-            let s = sq.raw();
+            let s = sq as u8;
             let ahead_on_file = Bitboard(forward_file(us, s));
             if (ahead_on_file & our_pawns).any() {
                 sink.add(us, DOUBLED_PAWN, 1);

@@ -6,7 +6,7 @@
 
 use super::king_safety::KingAttack;
 use super::*;
-use crate::board::{Bitboard, Board, attacks};
+use crate::board::{Bitboard, Board, CastlingRights, attacks};
 use crate::eval::masks::{
     CENTRE, diagonal_reach, distance, file_mask, king_ring, pawn_attacks, pawn_double_attacks,
     rank_mask, relative_rank,
@@ -43,7 +43,7 @@ pub(super) fn pieces<S: Sink>(board: &Board, us: Color, sink: &mut S) -> (Attack
 
     // Mobility, rook files, outposts, attacks on the enemy king zone.
     let our_pawn_attacks = pawn_attacks(our_pawns, us);
-    let our_ring = king_ring(our_king.raw());
+    let our_ring = king_ring(our_king as u8);
     let mut attacked = Attacks {
         pawns: our_pawn_attacks,
         all: our_pawn_attacks | our_ring,
@@ -72,7 +72,7 @@ pub(super) fn pieces<S: Sink>(board: &Board, us: Color, sink: &mut S) -> (Attack
         Color::Black => 0x0000_00FF_FFFF_0000u64,
     } & our_pawn_attacks
         & !their_span;
-    let king_zone = Bitboard(king_ring(their_king.raw())).with(their_king);
+    let king_zone = Bitboard(king_ring(their_king as u8)).with(their_king);
     let mut king_attack = KingAttack::default();
     for kind in [
         PieceKind::Knight,
@@ -96,7 +96,7 @@ pub(super) fn pieces<S: Sink>(board: &Board, us: Color, sink: &mut S) -> (Attack
                     // Outpost: on the enemy's half (relative ranks 4-6),
                     // defended by a pawn, and no enemy pawn can ever chase
                     // it away.
-                    if outposts & (1u64 << sq.raw()) != 0 {
+                    if outposts & (1u64 << sq as u8) != 0 {
                         let outpost = if kind == PieceKind::Knight {
                             KNIGHT_OUTPOST
                         } else {
@@ -120,21 +120,21 @@ pub(super) fn pieces<S: Sink>(board: &Board, us: Color, sink: &mut S) -> (Attack
                     }
                     if kind == PieceKind::Bishop {
                         // Through the pawns only: the lines it will open.
-                        let lines = diagonal_reach(sq.raw(), pawns_both);
+                        let lines = diagonal_reach(sq as u8, pawns_both);
                         if lines & king_zone.0 != 0 {
                             sink.add(us, BISHOP_ON_KING_RING, 1);
                         }
                         if (lines & CENTRE).count_ones() >= 2 {
                             sink.add(us, LONG_DIAGONAL_BISHOP, 1);
                         }
-                        let xray = diagonal_reach(sq.raw(), 0) & their_pawns.0;
+                        let xray = diagonal_reach(sq as u8, 0) & their_pawns.0;
                         sink.add(us, BISHOP_XRAY_PAWNS, xray.count_ones() as i32);
                     }
                 }
                 PieceKind::Rook => {
                     // Rooks that defend each other (counted once per pair:
                     // the second sees the first).
-                    if attacked.rooks & (1u64 << sq.raw()) != 0 {
+                    if attacked.rooks & (1u64 << sq as u8) != 0 {
                         sink.add(us, CONNECTED_ROOKS, 1);
                     }
                     attacked.rooks |= seen.0;
@@ -150,7 +150,7 @@ pub(super) fn pieces<S: Sink>(board: &Board, us: Color, sink: &mut S) -> (Attack
                     attacked.queens |= seen.0;
                     // Deep in their half where no pawn of theirs can ever
                     // chase it away.
-                    if relative_rank(sq, us) >= 4 && their_span & (1u64 << sq.raw()) == 0 {
+                    if relative_rank(sq, us) >= 4 && their_span & (1u64 << sq as u8) == 0 {
                         sink.add(us, QUEEN_INFILTRATION, 1);
                     }
                 }
@@ -167,7 +167,11 @@ pub(super) fn pieces<S: Sink>(board: &Board, us: Color, sink: &mut S) -> (Attack
                     let king_file = our_king.file().index();
                     let file = sq.file().index();
                     if (king_file < 4) == (file < king_file) {
-                        let stuck = if board.castling_rights().has_any(us) {
+                        let stuck = if !board
+                            .castling_rights()
+                            .intersection(CastlingRights::of(us))
+                            .is_empty()
+                        {
                             1
                         } else {
                             2
@@ -213,7 +217,7 @@ pub(super) fn pieces<S: Sink>(board: &Board, us: Color, sink: &mut S) -> (Attack
 pub(super) fn minor_placement<S: Sink>(board: &Board, us: Color, sink: &mut S) {
     let occupied = board.occupied().0;
     let our_pawns = board.pieces(us, PieceKind::Pawn).0;
-    let king = board.king_square(us).raw();
+    let king = board.king_square(us) as u8;
     let centre_files = 0x3C3C_3C3C_3C3C_3C3Cu64;
     let blocked_centre = (our_pawns & centre_files & forward(occupied, !us)).count_ones() as i32;
     for sq in board.pieces(us, PieceKind::Bishop) {
@@ -239,7 +243,7 @@ pub(super) fn minor_placement<S: Sink>(board: &Board, us: Color, sink: &mut S) {
         (forward(minors.0, us) & our_pawns).count_ones() as i32,
     );
     for sq in minors {
-        let far = i32::from(distance(king, sq.raw()));
+        let far = i32::from(distance(king, sq as u8));
         sink.add(us, MINOR_KING_DISTANCE, far);
     }
 }
@@ -289,7 +293,7 @@ pub(super) fn trapped_minors<S: Sink>(board: &Board, us: Color, theirs: &Attacks
                     Color::White => (bishop, pawn),
                     Color::Black => (bishop ^ 56, pawn ^ 56),
                 };
-                sq.raw() == bishop && their_pawns & (1u64 << pawn) != 0
+                sq as u8 == bishop && their_pawns & (1u64 << pawn) != 0
             });
         if escape == 0 || shut_in {
             trapped += 1;

@@ -92,7 +92,7 @@ pub(super) fn threats<S: Sink>(
     );
     // Their men pinned to their king by our sliders: they cannot move,
     // and they are targets.
-    let king = board.king_square(them).raw();
+    let king = board.king_square(them) as u8;
     let occupied = board.occupied().0;
     let queens_ours = board.pieces(us, PieceKind::Queen).0;
     let snipers = (diagonal_reach(king, 0) & (board.pieces(us, PieceKind::Bishop).0 | queens_ours))
@@ -100,14 +100,14 @@ pub(super) fn threats<S: Sink>(
     let pinned = Bitboard(snipers)
         .into_iter()
         .filter(|sniper| {
-            let between = between(king, sniper.raw()) & occupied;
+            let between = between(king, *sniper as u8) & occupied;
             between & (between.wrapping_sub(1)) == 0 && between & men != 0
         })
         .count();
     sink.add(us, PIN_ON_KING, pinned as i32);
     // Their men we attack that only their queen defends: the queen is tied
     // to them, or trades itself for a pawn.
-    let king_guard = king_ring(board.king_square(them).raw());
+    let king_guard = king_ring(board.king_square(them) as u8);
     let others = theirs.pawns | theirs.minors | theirs.rooks | king_guard;
     sink.add(
         us,
@@ -129,7 +129,7 @@ pub(super) fn threats<S: Sink>(
         (ours.rooks & loose).count_ones() as i32,
     );
     // Their men next to our king that nothing defends.
-    let our_king_ring = king_ring(board.king_square(us).raw());
+    let our_king_ring = king_ring(board.king_square(us) as u8);
     sink.add(
         us,
         THREAT_BY_KING,
@@ -159,7 +159,7 @@ pub(super) fn threats<S: Sink>(
             | (straight_reach(queen, 0) & board.pieces(us, PieceKind::Rook).0);
         let lined_up = Bitboard(snipers)
             .into_iter()
-            .any(|sniper| (between(queen, sniper.raw()) & occupied).count_ones() == 1);
+            .any(|sniper| (between(queen, sniper as u8) & occupied).count_ones() == 1);
         if lined_up {
             sink.add(us, QUEEN_XRAY, 1);
         }
