@@ -361,12 +361,38 @@ fn quit_during_search_and_eof_exit_promptly() {
     thread::sleep(Duration::from_millis(100));
     assert!(e.close_and_wait(Duration::from_secs(2)).success());
 
-    // A perft that would run for hours does not block the loop or `quit`.
+    // A perft that would run for hours does not block the loop, and `stop`
+    // abandons it, so `quit` after it exits at once.
     let mut e = Engine::start();
     e.send("go perft 12");
     e.ready();
+    e.send("stop");
+    let lines = e.until(Duration::from_secs(2), |l| l == "info string perft stopped");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("Nodes searched")),
+        "{lines:#?}"
+    );
     e.send("quit");
     assert!(e.close_and_wait(Duration::from_secs(2)).success());
+}
+
+#[test]
+fn quit_or_end_of_input_after_go_perft_prints_the_count_first() {
+    for ending in ["quit", ""] {
+        let mut e = Engine::start();
+        e.send("position startpos");
+        e.send("go perft 5");
+        if !ending.is_empty() {
+            e.send(ending);
+        }
+        drop(e.stdin.take());
+        let lines = e.until(Duration::from_secs(30), |l| l.starts_with("Nodes searched"));
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("Nodes searched: 4865609")
+        );
+        assert!(e.close_and_wait(Duration::from_secs(5)).success());
+    }
 }
 
 #[test]

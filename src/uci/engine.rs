@@ -16,7 +16,7 @@
 
 use std::io::{self, BufRead};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -44,7 +44,17 @@ pub struct Engine {
     options: Options,
     /// The searcher, on its search thread while a search runs.
     search: SearchThread,
+    /// Perfts still counting, each on its own thread.
+    perfts: Vec<RunningPerft>,
     debug: bool,
+}
+
+/// A `go perft` counting on its own thread.
+#[derive(Debug)]
+struct RunningPerft {
+    thread: thread::JoinHandle<()>,
+    /// Set by `stop`: the perft gives up and prints no total.
+    stop: Arc<AtomicBool>,
 }
 
 impl Default for Engine {
@@ -62,6 +72,7 @@ impl Engine {
             board: Board::startpos(),
             search: SearchThread::new(options.hash_mb),
             options,
+            perfts: Vec::new(),
             debug: false,
         }
     }
@@ -76,6 +87,7 @@ impl Engine {
             }
         }
         self.stop_search();
+        self.finish_perfts();
     }
 
     /// Handles one line; returns `false` on `quit`.
@@ -107,7 +119,10 @@ impl Engine {
             UciCommand::UciNewGame => self.search.searcher().new_game(),
             UciCommand::Position { base, moves } => self.set_position(&base, &moves),
             UciCommand::Go(go) => self.go(&go),
-            UciCommand::Stop => self.stop_search(),
+            UciCommand::Stop => {
+                self.stop_search();
+                self.stop_perfts();
+            }
             UciCommand::PonderHit => self.search.ponderhit(),
             UciCommand::Quit => return false,
             UciCommand::Display => self.display(),
@@ -274,25 +289,51 @@ impl Engine {
     }
 
     /// Runs perft on its own thread so the loop stays responsive (a deep
-    /// perft can take hours; `quit` ends the process with it). The output is
-    /// collected and sent when it is complete, without holding stdout.
+    /// perft can take hours): `stop` abandons it, while `quit` and the end
+    /// of input wait for its count, as a GUI or script that sends
+    /// `go perft` and then `quit` expects. The output is collected and sent
+    /// when it is complete, without holding stdout.
     fn perft(&mut self, depth: u64) {
         self.stop_search();
+        self.perfts.retain(|perft| !perft.thread.is_finished());
         let depth = depth.min(64) as u32;
         let mut board = self.board.clone();
         let chess960 = self.options.chess960;
+        let stop = Arc::new(AtomicBool::new(false));
+        let stop_flag = Arc::clone(&stop);
         let spawned = thread::Builder::new().name("perft".into()).spawn(move || {
             let mut out = Vec::new();
-            let result = movegen::perft::divide(&mut board, depth, chess960, &mut out);
+            let result =
+                movegen::perft::divide_until(&mut board, depth, chess960, &mut out, &stop_flag);
             for line in String::from_utf8_lossy(&out).lines() {
                 send(line);
             }
-            if let Err(e) = result {
-                info_string(&format!("perft failed: {e}"));
+            match result {
+                Ok(Some(_)) => {}
+                Ok(None) => info_string("perft stopped"),
+                Err(e) => info_string(&format!("perft failed: {e}")),
             }
         });
-        if let Err(e) = spawned {
-            info_string(&format!("cannot start perft: {e}"));
+        match spawned {
+            Ok(thread) => self.perfts.push(RunningPerft { thread, stop }),
+            Err(e) => info_string(&format!("cannot start perft: {e}")),
+        }
+    }
+
+    /// `stop`: every running perft gives up; waits for their threads.
+    fn stop_perfts(&mut self) {
+        for perft in &self.perfts {
+            perft.stop.store(true, Ordering::Relaxed);
+        }
+        self.finish_perfts();
+    }
+
+    /// Waits for every running perft to print its count.
+    fn finish_perfts(&mut self) {
+        for perft in self.perfts.drain(..) {
+            if perft.thread.join().is_err() {
+                info_string("internal error: the perft thread panicked");
+            }
         }
     }
 
