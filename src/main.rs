@@ -9,13 +9,10 @@
 
 use std::ffi::OsString;
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use kiln::board::Board;
-use kiln::tune::options::{
-    Arg, ArgError, Args, Parsed, for_each_option, no_arguments, number, unexpected,
-};
+use kiln::tune::options::{Arg, ArgError, Args, Parsed, no_arguments, number, unexpected};
 
 /// `kiln --help`.
 const USAGE: &str = "\
@@ -70,22 +67,6 @@ Counts the leaf nodes of the move tree of <fen> (default: the start
 position) to <depth> (0-64): one `<move>: <count>` line per legal move, then
 `Nodes searched: <N>`. The FEN may be one quoted argument or its six fields.";
 
-const PLOT_USAGE: &str = "\
-usage: kiln plot --params <params.txt> [--losses <file>] --out <dir>
-
-Renders pictures of the evaluation to PNG files in <dir>: psqt.png, the
-middlegame and endgame piece-square table of each piece as heat maps, and
-with --losses (the stdout of `kiln tune`) loss.png, the training and
-held-out loss per epoch. Prints the path of each file written.
-
-Only in builds with the cargo feature `plot`:
-  cargo run --release --features plot -- plot --params src/eval/params.txt --out docs
-
-  --params <params.txt>    weights in the format of src/eval/params.txt
-  --losses <file>          `kiln tune` output with `epoch N loss X held-out Y` lines
-  --out <dir>              directory for the PNG files
-  -h, --help               this help";
-
 const HELP_USAGE: &str = "\
 usage: kiln help [<command>]
 
@@ -105,7 +86,7 @@ const COMMANDS: [(&str, &str); 9] = [
     ("datagen", kiln::tune::datagen::USAGE),
     ("label", kiln::tune::label::USAGE),
     ("tune", kiln::tune::texel::USAGE),
-    ("plot", PLOT_USAGE),
+    ("plot", kiln::tune::plot::USAGE),
     ("help", HELP_USAGE),
     ("version", VERSION_USAGE),
 ];
@@ -409,52 +390,16 @@ fn label_command(args: Vec<OsString>) -> ExitCode {
     }
 }
 
-/// What `kiln plot` was asked to draw: the fields of the plotting module's
-/// options, parsed in every build so that `kiln plot --help` works in all.
-#[derive(Clone, Debug, PartialEq, Eq)]
-// Read only where the plotting code is compiled in.
-#[cfg_attr(not(feature = "plot"), allow(dead_code))]
-struct PlotArgs {
-    params: PathBuf,
-    losses: Option<PathBuf>,
-    out: PathBuf,
-}
-
-fn parse_plot(args: Vec<OsString>) -> Result<Parsed<PlotArgs>, ArgError> {
-    let (mut params, mut losses, mut out) = (None, None, None);
-    let parsed = for_each_option(args, |flag, args| {
-        match flag {
-            "--params" => params = Some(PathBuf::from(args.value(flag)?)),
-            "--losses" => losses = Some(PathBuf::from(args.value(flag)?)),
-            "--out" => out = Some(PathBuf::from(args.value(flag)?)),
-            _ => return Ok(false),
-        }
-        Ok(true)
-    })?;
-    if parsed == Parsed::Help {
-        return Ok(Parsed::Help);
-    }
-    Ok(Parsed::Run(PlotArgs {
-        params: params.ok_or(ArgError::Missing("--params <params.txt>"))?,
-        losses,
-        out: out.ok_or(ArgError::Missing("--out <dir>"))?,
-    }))
-}
-
 /// `kiln plot ...`: PNG pictures of the weights and the loss curve (see
 /// `kiln::tune::plot`); prints each file written.
 #[cfg(feature = "plot")]
 fn plot_command(args: Vec<OsString>) -> ExitCode {
-    let args = match settle("plot", PLOT_USAGE, parse_plot(args)) {
-        Ok(args) => args,
+    use kiln::tune::plot::{Options, USAGE, run};
+    let options = match settle("plot", USAGE, Options::parse(args)) {
+        Ok(options) => options,
         Err(code) => return code,
     };
-    let options = kiln::tune::plot::Options {
-        params: args.params,
-        losses: args.losses,
-        out: args.out,
-    };
-    match kiln::tune::plot::run(&options) {
+    match run(&options) {
         Ok(written) => {
             for path in written {
                 println!("{}", path.display());
@@ -472,8 +417,9 @@ fn plot_command(args: Vec<OsString>) -> ExitCode {
 /// else one line saying how to get it.
 #[cfg(not(feature = "plot"))]
 fn plot_command(args: Vec<OsString>) -> ExitCode {
-    if parse_plot(args) == Ok(Parsed::Help) {
-        return print_usage(PLOT_USAGE);
+    use kiln::tune::plot::{Options, USAGE};
+    if Options::parse(args) == Ok(Parsed::Help) {
+        return print_usage(USAGE);
     }
     eprintln!("kiln plot: this build has no plotting; rebuild with --features plot");
     ExitCode::from(2)
@@ -524,33 +470,6 @@ mod tests {
         assert!(matches!(run("65"), Err(ArgError::BadNumber { .. })));
         assert!(matches!(run("2 not a fen"), Err(ArgError::BadValue { .. })));
         assert_eq!(run("-h"), Ok(None));
-    }
-
-    #[test]
-    fn plot_options_map_to_the_plotting_module_fields() {
-        let parsed = parse_plot(args("--params p.txt --losses=l.log --out docs"));
-        assert_eq!(
-            parsed,
-            Ok(Parsed::Run(PlotArgs {
-                params: "p.txt".into(),
-                losses: Some("l.log".into()),
-                out: "docs".into(),
-            }))
-        );
-        let parsed = parse_plot(args("--out=d --params p"))
-            .unwrap()
-            .run()
-            .unwrap();
-        assert_eq!(parsed.losses, None);
-        assert_eq!(
-            parse_plot(args("--params p")),
-            Err(ArgError::Missing("--out <dir>"))
-        );
-        assert_eq!(
-            parse_plot(args("--out d")),
-            Err(ArgError::Missing("--params <params.txt>"))
-        );
-        assert_eq!(parse_plot(args("--help")), Ok(Parsed::Help));
     }
 
     #[test]

@@ -12,7 +12,6 @@ pub mod datagen;
 pub mod file_error;
 pub mod label;
 pub mod options;
-#[cfg(feature = "plot")]
 pub mod plot;
 mod progress;
 pub mod texel;

@@ -1,23 +1,5 @@
-//! `kiln plot`: the pictures of the tuning documentation, as PNG files.
-//!
-//! - `psqt.png`: the middlegame and endgame piece-square table of each piece
-//!   from a parameter file in the format of `src/eval/params.txt`, as heat
-//!   maps. What is shown is each table's own values, the positional bonus in
-//!   centipawns that the square adds to the piece's material (the file keeps
-//!   material apart and the build script folds it in); the material is
-//!   written in each map's title. Boards are drawn from White's side, rank 8
-//!   at the top, with every value printed in its square; one diverging colour
-//!   scale, symmetric about zero, serves all twelve maps so that their colours
-//!   compare. The pawn's first and last ranks, where no pawn stands, are grey.
-//! - `loss.png` (when a loss log is given): the training and held-out loss
-//!   per epoch, read from the standard output of `kiln tune`, whose lines
-//!   `epoch N loss X held-out Y` give them (epoch 0 is the loss of the
-//!   starting weights; other lines are ignored). A run without held-out
-//!   positions prints a held-out loss of 0 throughout: that curve is left out.
-//!
-//! Everything is drawn in memory and encoded by `png`; the text uses a subset
-//! of DejaVu Sans compiled into the binary (`fonts/`), so rendering needs no
-//! system library and no installed font.
+//! Drawing the pictures of `kiln plot` (see [`super`]): built only with
+//! the cargo feature `plot`.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -28,23 +10,14 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use kiln_params::{self as params_file, PIECES};
 
+use super::Options;
+
 /// The font every text is drawn in (licence: `fonts/LICENSE-DejaVu.txt`).
 const FONT: &[u8] = include_bytes!("fonts/DejaVuSans-ascii.ttf");
 
 /// The family name the font is registered under; plotters draws axis labels
 /// in this family unless told otherwise.
 const FAMILY: &str = "sans-serif";
-
-/// What to draw and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    /// A parameter file in the format of `src/eval/params.txt`.
-    pub params: PathBuf,
-    /// The standard output of a `kiln tune` run, if its loss curve is wanted.
-    pub losses: Option<PathBuf>,
-    /// The folder the pictures are written to (created if missing).
-    pub out: PathBuf,
-}
 
 /// Why no picture could be made.
 #[derive(Debug)]

@@ -1,0 +1,123 @@
+//! `kiln plot`: the pictures of the tuning documentation, as PNG files.
+//!
+//! - `psqt.png`: the middlegame and endgame piece-square table of each piece
+//!   from a parameter file in the format of `src/eval/params.txt`, as heat
+//!   maps. What is shown is each table's own values, the positional bonus in
+//!   centipawns that the square adds to the piece's material (the file keeps
+//!   material apart and the build script folds it in); the material is
+//!   written in each map's title. Boards are drawn from White's side, rank 8
+//!   at the top, with every value printed in its square; one diverging colour
+//!   scale, symmetric about zero, serves all twelve maps so that their colours
+//!   compare. The pawn's first and last ranks, where no pawn stands, are grey.
+//! - `loss.png` (when a loss log is given): the training and held-out loss
+//!   per epoch, read from the standard output of `kiln tune`, whose lines
+//!   `epoch N loss X held-out Y` give them (epoch 0 is the loss of the
+//!   starting weights; other lines are ignored). A run without held-out
+//!   positions prints a held-out loss of 0 throughout: that curve is left out.
+//!
+//! Everything is drawn in memory and encoded by `png`; the text uses a subset
+//! of DejaVu Sans compiled into the binary (`fonts/`), so rendering needs no
+//! system library and no installed font.
+//!
+//! The argument parsing ([`Options`]) is in every build; the drawing
+//! (`run`, in `draw.rs`) only with the cargo feature `plot`.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use super::options::{ArgError, Parsed, for_each_option};
+
+#[cfg(feature = "plot")]
+mod draw;
+#[cfg(feature = "plot")]
+pub use draw::{PlotError, run};
+
+/// Usage text of `kiln plot`.
+pub const USAGE: &str = "\
+usage: kiln plot --params <params.txt> [--losses <file>] --out <dir>
+
+Renders pictures of the evaluation to PNG files in <dir>: psqt.png, the
+middlegame and endgame piece-square table of each piece as heat maps, and
+with --losses (the stdout of `kiln tune`) loss.png, the training and
+held-out loss per epoch. Prints the path of each file written.
+
+Only in builds with the cargo feature `plot`:
+  cargo run --release --features plot -- plot --params src/eval/params.txt --out docs
+
+  --params <params.txt>    weights in the format of src/eval/params.txt
+  --losses <file>          `kiln tune` output with `epoch N loss X held-out Y` lines
+  --out <dir>              directory for the PNG files
+  -h, --help               this help";
+
+/// What to draw and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// A parameter file in the format of `src/eval/params.txt`.
+    pub params: PathBuf,
+    /// The standard output of a `kiln tune` run, if its loss curve is wanted.
+    pub losses: Option<PathBuf>,
+    /// The folder the pictures are written to (created if missing).
+    pub out: PathBuf,
+}
+
+impl Options {
+    /// Parses the arguments after `plot`. Compiled in every build, so that
+    /// `kiln plot --help` works where the drawing code is not.
+    pub fn parse<I>(args: I) -> Result<Parsed<Options>, ArgError>
+    where
+        I: IntoIterator,
+        I::Item: Into<OsString>,
+    {
+        let (mut params, mut losses, mut out) = (None, None, None);
+        let parsed = for_each_option(args, |flag, args| {
+            match flag {
+                "--params" => params = Some(PathBuf::from(args.value(flag)?)),
+                "--losses" => losses = Some(PathBuf::from(args.value(flag)?)),
+                "--out" => out = Some(PathBuf::from(args.value(flag)?)),
+                _ => return Ok(false),
+            }
+            Ok(true)
+        })?;
+        if parsed == Parsed::Help {
+            return Ok(Parsed::Help);
+        }
+        Ok(Parsed::Run(Options {
+            params: params.ok_or(ArgError::Missing("--params <params.txt>"))?,
+            losses,
+            out: out.ok_or(ArgError::Missing("--out <dir>"))?,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tune::split_args as args;
+
+    #[test]
+    fn options_take_params_losses_and_out() {
+        let parsed = Options::parse(args("--params p.txt --losses=l.log --out docs"));
+        assert_eq!(
+            parsed,
+            Ok(Parsed::Run(Options {
+                params: "p.txt".into(),
+                losses: Some("l.log".into()),
+                out: "docs".into(),
+            }))
+        );
+        let parsed = Options::parse(args("--out=d --params p"))
+            .unwrap()
+            .run()
+            .unwrap();
+        assert_eq!(parsed.losses, None);
+        assert_eq!(
+            Options::parse(args("--params p")),
+            Err(ArgError::Missing("--out <dir>"))
+        );
+        assert_eq!(
+            Options::parse(args("--out d")),
+            Err(ArgError::Missing("--params <params.txt>"))
+        );
+        assert_eq!(Options::parse(args("--help")), Ok(Parsed::Help));
+    }
+}
