@@ -16,16 +16,24 @@
 //! misjudges; both sides' positions are written, scored by whichever
 //! engine moved (re-score them all with `kiln label` before tuning).
 //!
-//! Output: one position per line, `<fen> | <result> | <score>`, where the
-//! result is White's (`1.0`, `0.5`, `0.0`) and the score is the search's
-//! score in centipawns from White's point of view. Only quiet positions are
-//! written: not in check, the chosen move neither a capture nor a promotion,
-//! no mate score, and not among the first plies of the game.
+//! Output: each kept position with the game's result and the score of the
+//! search that chose the move there (Kiln's own score, centipawns, White's
+//! view), in the binary format of [`record`](super::record) (32 bytes a
+//! position, an end-of-game marker after each game), or with `--text` one
+//! `<fen> | <result> | <score>` line each, the result White's (`1.0`,
+//! `0.5`, `0.0`). Only quiet positions are kept: not in check, the chosen
+//! move neither a capture nor a promotion, no mate score, and not among the
+//! first plies of the game.
+//!
+//! `--append` continues a binary file of the same seed: the games it holds
+//! are not played again, and a game cut short at its end is dropped and
+//! replayed, so an interrupted run resumed with the same command line ends
+//! with the same games as one that was never interrupted.
 
 use std::ffi::OsString;
 use std::fmt;
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -33,6 +41,7 @@ use std::time::Duration;
 use super::file_error::{FileAction, FileError};
 use super::options::{ArgError, Parsed, for_each_option};
 use super::progress::Progress;
+use super::record::{self, DataError, Existing, GameResult, NotStandardCastling};
 use super::uci_client::{MATE_LABEL, UciClient, UciClientError};
 use crate::board::{Board, Color, FenError, STARTPOS};
 use crate::eval::score::{MATE_BOUND, Score};
@@ -47,10 +56,14 @@ pub const USAGE: &str = "\
 usage: kiln datagen --out <file> (--games <n> | --positions <n>) [options]
 
 Plays self-play games at a fixed node count and writes their quiet
-positions, one `<fen> | <result> | <score>` line each (White's result 1.0,
-0.5 or 0.0; the search score in centipawns from White's view).
+positions with the game's result and Kiln's own search score (centipawns,
+White's view): 32-byte binary records (docs/tuning.md), or with --text one
+`<fen> | <result> | <score>` line each (White's result 1.0, 0.5 or 0.0).
 
   --out <file>             output file (created or truncated)
+  --append                 continue a binary file of the same seed: games
+                           already in it are not played again
+  --text                   write text lines instead of binary records
   --games <n>              stop after n games
   --positions <n>          stop once n positions are written
   --nodes <n>              nodes per move (default 5000)
@@ -89,6 +102,10 @@ pub struct Options {
     pub hash_mib: u64,
     /// A UCI engine Kiln plays instead of itself (if set).
     pub opponent: Option<String>,
+    /// Write `<fen> | <result> | <score>` lines instead of binary records.
+    pub text: bool,
+    /// Continue an existing binary file instead of truncating it.
+    pub append: bool,
     /// The opponent's nodes per move.
     pub opponent_nodes: u64,
 }
@@ -112,11 +129,15 @@ impl Options {
             hash_mib: HASH_MIB.default,
             opponent: None,
             opponent_nodes: 10_000,
+            text: false,
+            append: false,
         };
         let mut out = None;
         let parsed = for_each_option(args, |flag, args| {
             match flag {
                 "--out" => out = Some(args.value(flag)?),
+                "--text" => options.text = true,
+                "--append" => options.append = true,
                 "--games" => options.games = Some(args.number(flag, 1, u64::MAX)?),
                 "--positions" => options.positions = Some(args.number(flag, 1, u64::MAX)?),
                 "--nodes" => options.nodes = args.number(flag, 1, 100_000_000)?,
@@ -139,6 +160,9 @@ impl Options {
         options.out = out.ok_or(ArgError::Missing("--out <file>"))?;
         if options.games.is_none() && options.positions.is_none() {
             return Err(ArgError::Missing("--games <n> or --positions <n>"));
+        }
+        if options.text && options.append {
+            return Err(ArgError::Conflict("--append", "--text"));
         }
         Ok(Parsed::Run(options))
     }
@@ -179,6 +203,15 @@ pub enum DatagenError {
         /// Why it is not a legal move there.
         error: MoveParseError,
     },
+    /// The file to append to is not binary data of this seed and version.
+    Append(DataError),
+    /// A kept position cannot be stored in the binary format.
+    Unstorable {
+        /// The position.
+        fen: String,
+        /// Why.
+        error: NotStandardCastling,
+    },
     /// A thread playing games panicked (a bug in Kiln).
     WorkerPanicked,
 }
@@ -201,6 +234,8 @@ impl fmt::Display for DatagenError {
             DatagenError::OpponentMove { text, fen, error } => {
                 write!(f, "the opponent's move '{text}' in {fen}: {error}")
             }
+            DatagenError::Append(error) => write!(f, "cannot append: {error}"),
+            DatagenError::Unstorable { fen, error } => write!(f, "{fen}: {error}"),
             DatagenError::WorkerPanicked => f.write_str("a datagen thread panicked"),
         }
     }
@@ -213,6 +248,8 @@ impl std::error::Error for DatagenError {
             DatagenError::Opening { error, .. } => Some(error),
             DatagenError::Opponent(error) => Some(error),
             DatagenError::OpponentMove { error, .. } => Some(error),
+            DatagenError::Append(error) => Some(error),
+            DatagenError::Unstorable { error, .. } => Some(error),
             DatagenError::NoOpenings { .. }
             | DatagenError::OpponentNoMove { .. }
             | DatagenError::WorkerPanicked => None,
@@ -257,17 +294,18 @@ pub fn run(options: &Options) -> Result<u64, DatagenError> {
         Some(path) => load_openings(path)?,
         None => vec![STARTPOS.to_string()],
     };
-    let file =
-        File::create(&options.out).map_err(FileError::on(FileAction::Create, &options.out))?;
+    let (file, existing) = open_output(options)?;
     let writer = Arc::new(Mutex::new(BufWriter::new(file)));
     let next_game = Arc::new(AtomicU64::new(0));
-    let written = Arc::new(AtomicU64::new(0));
-    let games_done = Arc::new(AtomicU64::new(0));
+    let written = Arc::new(AtomicU64::new(existing.positions));
+    let games_done = Arc::new(AtomicU64::new(existing.games.len() as u64));
+    let done_before = Arc::new(existing.games);
     let kiln_half_points = Arc::new(AtomicU64::new(0));
     let openings = Arc::new(openings);
 
     let mut handles = Vec::new();
     for _ in 0..options.threads {
+        let done_before = Arc::clone(&done_before);
         let (writer, next_game, written, games_done, kiln_half_points, openings, options) = (
             Arc::clone(&writer),
             Arc::clone(&next_game),
@@ -294,24 +332,23 @@ pub fn run(options: &Options) -> Result<u64, DatagenError> {
                 if options.games.is_some_and(|g| game >= g) {
                     return Ok(());
                 }
-                let (lines, white_result) =
+                if done_before.binary_search(&game).is_ok() {
+                    continue;
+                }
+                let (kept, white_result) =
                     play_game(&mut searcher, opponent.as_mut(), &options, &openings, game)?;
                 let kiln_result = match opponent_color(game) {
                     Color::Black => white_result,
                     Color::White => 2 - white_result,
                 };
                 kiln_half_points.fetch_add(u64::from(kiln_result), Ordering::Relaxed);
-                let mut text = String::new();
-                for line in &lines {
-                    text.push_str(line);
-                    text.push('\n');
-                }
+                let bytes = game_output(&options, game, &kept, white_result)?;
                 // Poisoned only if another thread panicked holding it.
                 let mut out = writer.lock().map_err(|_| DatagenError::WorkerPanicked)?;
-                out.write_all(text.as_bytes())
+                out.write_all(&bytes)
                     .and_then(|()| out.flush())
                     .map_err(FileError::on(FileAction::Write, &options.out))?;
-                written.fetch_add(lines.len() as u64, Ordering::Relaxed);
+                written.fetch_add(kept.len() as u64, Ordering::Relaxed);
                 games_done.fetch_add(1, Ordering::Relaxed);
             }
         }));
@@ -347,6 +384,76 @@ pub fn run(options: &Options) -> Result<u64, DatagenError> {
     report(&mut progress);
     progress.finish();
     Ok(written.load(Ordering::Relaxed))
+}
+
+/// Opens the output: created (or truncated) with a header, or with
+/// `--append` an existing binary file of the same seed, cut back to its
+/// last whole game; returns it with what it already holds.
+fn open_output(options: &Options) -> Result<(File, Existing), DatagenError> {
+    let path = &options.out;
+    let exists = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
+    if options.append && exists {
+        let existing = record::games_in(path, options.seed).map_err(DatagenError::Append)?;
+        let file = OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(FileError::on(FileAction::Open, path))?;
+        file.set_len(existing.length)
+            .map_err(FileError::on(FileAction::Write, path))?;
+        let mut file = file;
+        file.seek(SeekFrom::End(0))
+            .map_err(FileError::on(FileAction::Write, path))?;
+        return Ok((file, existing));
+    }
+    let mut file = File::create(path).map_err(FileError::on(FileAction::Create, path))?;
+    if !options.text {
+        file.write_all(&record::header())
+            .map_err(FileError::on(FileAction::Write, path))?;
+    }
+    let none = Existing {
+        games: Vec::new(),
+        positions: 0,
+        length: 0,
+    };
+    Ok((file, none))
+}
+
+/// The bytes a finished game adds to the output: its positions (binary
+/// records and an end-of-game marker, or text lines).
+fn game_output(
+    options: &Options,
+    game: u64,
+    kept: &[(String, Score)],
+    white_half_points: u8,
+) -> Result<Vec<u8>, DatagenError> {
+    let result = match white_half_points {
+        0 => GameResult::Loss,
+        1 => GameResult::Draw,
+        _ => GameResult::Win,
+    };
+    let mut bytes = Vec::new();
+    if options.text {
+        let label = ["0.0", "0.5", "1.0"][result as usize];
+        for (fen, score) in kept {
+            bytes.extend_from_slice(format!("{fen} | {label} | {score}\n").as_bytes());
+        }
+        return Ok(bytes);
+    }
+    for (fen, score) in kept {
+        let unstorable = |error| DatagenError::Unstorable {
+            fen: fen.clone(),
+            error,
+        };
+        // The FEN comes from the board itself: it always parses.
+        let board = Board::from_fen(fen).map_err(|error| DatagenError::Opening {
+            path: "(a kept position)".to_string(),
+            line: 0,
+            error,
+        })?;
+        bytes.extend_from_slice(&record::encode(&board, *score, result).map_err(unstorable)?);
+    }
+    bytes.extend_from_slice(&record::game_marker(game, options.seed, result));
+    Ok(bytes)
 }
 
 /// Reads starting positions: one FEN (4 or 6 fields) or EPD line each;
@@ -419,15 +526,15 @@ fn opponent_color(game: u64) -> Color {
 }
 
 /// Plays game number `game` (against `opponent` if given) and returns its
-/// output lines and White's result in half points; an `Err` is an opponent
-/// that failed or sent an illegal move.
+/// kept positions (FEN and White's score) and White's result in half
+/// points; an `Err` is an opponent that failed or sent an illegal move.
 fn play_game(
     searcher: &mut Searcher,
     mut opponent: Option<&mut UciClient>,
     options: &Options,
     openings: &[String],
     game: u64,
-) -> Result<(Vec<String>, u8), DatagenError> {
+) -> Result<(Vec<(String, Score)>, u8), DatagenError> {
     let limits = Limits {
         nodes: Some(options.nodes),
         ..Limits::default()
@@ -567,12 +674,7 @@ fn play_game(
         board.make_move(best);
         ply += 1;
     };
-    let label = ["0.0", "0.5", "1.0"][usize::from(result)];
-    let lines = kept
-        .into_iter()
-        .map(|(fen, score)| format!("{fen} | {label} | {score}"))
-        .collect();
-    Ok((lines, result))
+    Ok((kept, result))
 }
 
 #[cfg(test)]
@@ -648,13 +750,57 @@ mod tests {
         let (b, _) = play_game(&mut searcher, None, &options, &openings, 3).unwrap();
         assert_eq!(a, b, "same seed and game number, same game");
         assert!(!a.is_empty());
-        for line in &a {
-            let fields: Vec<&str> = line.split(" | ").collect();
-            assert_eq!(fields.len(), 3, "{line}");
-            let board = Board::from_fen(fields[0]).unwrap();
-            assert!(!board.in_check(), "{line}");
-            assert!(["1.0", "0.5", "0.0"].contains(&fields[1]));
-            assert!(fields[2].parse::<i32>().unwrap().abs() < MATE_BOUND);
+        for (fen, score) in &a {
+            let board = Board::from_fen(fen).unwrap();
+            assert!(!board.in_check(), "{fen}");
+            assert!(score.abs() < MATE_BOUND, "{fen} {score}");
         }
+    }
+
+    #[test]
+    fn interrupted_runs_resume_to_the_same_file() {
+        let dir = std::env::temp_dir().join(format!("kiln-datagen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+        let (whole, resumed) = (path("whole.bin"), path("resumed.bin"));
+        let options = |out: &str, games: u64, append: bool| Options {
+            append,
+            ..parse(&format!("--out {out} --games {games} --nodes 300 --seed 3")).unwrap()
+        };
+        run(&options(&whole, 3, false)).unwrap();
+        run(&options(&resumed, 2, false)).unwrap();
+        // A third game cut short in the middle of a record.
+        let mut bytes = std::fs::read(&resumed).unwrap();
+        bytes.extend(record::encode(&Board::startpos(), 0, GameResult::Draw).unwrap());
+        bytes.extend([7u8; 5]);
+        std::fs::write(&resumed, &bytes).unwrap();
+        run(&options(&resumed, 3, true)).unwrap();
+        assert_eq!(
+            std::fs::read(&whole).unwrap(),
+            std::fs::read(&resumed).unwrap()
+        );
+        let existing = record::games_in(&whole, 3).unwrap();
+        assert_eq!(existing.games, vec![0, 1, 2]);
+        // Another seed's file is refused, and so is a text file.
+        let other_seed = Options {
+            seed: 4,
+            ..options(&whole, 3, true)
+        };
+        assert!(matches!(run(&other_seed), Err(DatagenError::Append(_))));
+        let text = path("text.txt");
+        run(&Options {
+            text: true,
+            ..options(&text, 1, false)
+        })
+        .unwrap();
+        assert!(matches!(
+            run(&options(&text, 2, true)),
+            Err(DatagenError::Append(_))
+        ));
+        assert_eq!(
+            parse("--out x --games 1 --text --append"),
+            Err(ArgError::Conflict("--append", "--text"))
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -47,6 +47,8 @@ pub enum ArgError {
     },
     /// An argument that is not valid UTF-8 (shown lossily).
     NotUnicode(String),
+    /// Two options that exclude each other.
+    Conflict(&'static str, &'static str),
 }
 
 impl fmt::Display for ArgError {
@@ -67,6 +69,9 @@ impl fmt::Display for ArgError {
                 write!(f, "bad value '{text}' for {what}: {reason}")
             }
             ArgError::NotUnicode(word) => write!(f, "argument '{word}' is not valid UTF-8"),
+            ArgError::Conflict(one, other) => {
+                write!(f, "options '{one}' and '{other}' cannot be used together")
+            }
         }
     }
 }

@@ -18,12 +18,12 @@
 
 use std::ffi::OsString;
 use std::fmt;
-use std::io::{BufRead, BufReader};
 use std::time::Instant;
 
 use super::file_error::{FileAction, FileError};
 use super::options::{ArgError, Parsed, for_each_option};
 use super::progress;
+use super::record::{self, DataError, DataPosition};
 use super::trace::{self, BuiltParamsError, MATERIAL, Trace, WEIGHTS};
 use crate::board::{Board, PieceKind};
 use crate::eval::endgame::{self, SCALE_NORMAL, Verdict};
@@ -154,23 +154,9 @@ fn is_trainable(board: &Board) -> bool {
         && !matches!(endgame::probe(board), Verdict::Exact(_))
 }
 
-/// Parses one data line into a board, White's result and White's score.
-fn parse_line(line: &str) -> Option<(Board, f64, Option<f64>)> {
-    let mut fields = line.split('|').map(str::trim);
-    let board = Board::from_fen(fields.next()?).ok()?;
-    let result = match fields.next()? {
-        "1.0" | "1" | "1-0" => 1.0,
-        "0.5" | "1/2-1/2" => 0.5,
-        "0.0" | "0" | "0-1" => 0.0,
-        _ => return None,
-    };
-    let score = fields.next().and_then(|s| s.parse::<f64>().ok());
-    Some((board, result, score))
-}
-
 /// Loads and traces the training positions; returns them and the number
 /// of lines that could not be parsed.
-pub fn load(options: &Options, k_score: f64) -> Result<(Vec<Sample>, usize), FileError> {
+pub fn load(options: &Options, k_score: f64) -> Result<(Vec<Sample>, u64), DataError> {
     let mut samples = Vec::new();
     let mut bad = 0;
     let limit = options.limit.unwrap_or(usize::MAX);
@@ -180,26 +166,25 @@ pub fn load(options: &Options, k_score: f64) -> Result<(Vec<Sample>, usize), Fil
         "positions",
         options.limit.map(|limit| limit as u64),
     );
-    let mut lines = 0u64;
-    'files: for path in &options.data {
-        let file = std::fs::File::open(path).map_err(FileError::on(FileAction::Open, path))?;
-        for line in BufReader::new(file).lines() {
-            let line = line.map_err(FileError::on(FileAction::Read, path))?;
-            lines += 1;
-            if lines % 4096 == 0 {
+    let mut read = 0u64;
+    for path in &options.data {
+        if samples.len() >= limit {
+            break;
+        }
+        bad += record::read_positions(path, |position| {
+            read += 1;
+            if read % 4096 == 0 {
                 meter.update(samples.len() as u64, "");
             }
-            if line.trim().is_empty() {
-                continue;
-            }
-            let Some((board, result, score)) = parse_line(&line) else {
-                bad += 1;
-                continue;
-            };
+            let DataPosition {
+                board,
+                result,
+                white_score,
+            } = position;
             if !is_trainable(&board) {
-                continue;
+                return true;
             }
-            let target = match score {
+            let target = match white_score {
                 Some(score) if options.lambda < 1.0 => {
                     options.lambda * result + (1.0 - options.lambda) * sigmoid(k_score * score)
                 }
@@ -210,10 +195,8 @@ pub fn load(options: &Options, k_score: f64) -> Result<(Vec<Sample>, usize), Fil
                 target: target as f32,
                 result: result as f32,
             });
-            if samples.len() >= limit {
-                break 'files;
-            }
-        }
+            samples.len() < limit
+        })?;
     }
     meter.update(samples.len() as u64, "");
     meter.finish();
@@ -380,7 +363,9 @@ pub fn adam(
 pub enum TuneError {
     /// The parameter file the engine was built from cannot be tuned.
     BuiltParams(BuiltParamsError),
-    /// A data file could not be read or the output written.
+    /// A data file could not be read.
+    Data(DataError),
+    /// The output could not be written.
     File(FileError),
     /// No line of the data is a usable training position.
     NoPositions,
@@ -393,9 +378,10 @@ impl fmt::Display for TuneError {
         match self {
             TuneError::BuiltParams(error) => error.fmt(f),
             TuneError::File(error) => error.fmt(f),
+            TuneError::Data(error) => error.fmt(f),
             TuneError::NoPositions => f.write_str(
-                "no usable positions in the data (expected `<fen> | <result> | <score>` lines, \
-                 as `kiln datagen` writes)",
+                "no usable positions in the data (expected `kiln datagen` output: binary \
+                 records or `<fen> | <result> | <score>` lines)",
             ),
             TuneError::Render(error) => write!(f, "cannot write the tuned weights: {error}"),
         }
@@ -407,9 +393,16 @@ impl std::error::Error for TuneError {
         match self {
             TuneError::BuiltParams(error) => Some(error),
             TuneError::File(error) => Some(error),
+            TuneError::Data(error) => Some(error),
             TuneError::Render(error) => Some(error),
             TuneError::NoPositions => None,
         }
+    }
+}
+
+impl From<DataError> for TuneError {
+    fn from(error: DataError) -> Self {
+        TuneError::Data(error)
     }
 }
 
@@ -574,10 +567,11 @@ mod tests {
 
     #[test]
     fn data_lines_parse() {
-        let (b, r, s) = parse_line("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 | 1.0 | 523").unwrap();
+        let (b, r, s) =
+            record::parse_text_line("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 | 1.0 | 523").unwrap();
         assert_eq!((r, s), (1.0, Some(523.0)));
         assert_eq!(b.occupied().count(), 3);
-        assert!(parse_line("nonsense | 1.0 | 3").is_none());
-        assert!(parse_line("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 | 2.0").is_none());
+        assert!(record::parse_text_line("nonsense | 1.0 | 3").is_none());
+        assert!(record::parse_text_line("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 | 2.0").is_none());
     }
 }
