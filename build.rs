@@ -92,6 +92,7 @@ fn option_map() -> String {
         ("ponder", "OptionName::Ponder"),
         ("uci_chess960", "OptionName::Chess960"),
         ("multipv", "OptionName::MultiPv"),
+        ("uci_showwdl", "OptionName::ShowWdl"),
     ];
     kiln_gen::phf_maps::str_map(
         "OPTION_NAMES",

@@ -33,6 +33,8 @@ commands:
                            re-score training positions with another UCI engine
   tune --data <file> --out <params.txt> ...
                            Texel tuning of the evaluation weights
+  wdl --data <file> ...    fit the win/draw/loss model of UCI_ShowWDL to
+                           self-play games
   plot --params <params.txt> [--losses <file>] --out <dir>
                            PNG heat maps of the piece-square tables and the
                            tuner's loss curve (builds with `--features plot`)
@@ -79,13 +81,14 @@ Prints `kiln <version> (tables seed <seed> fingerprint <hex>)`: the tables'
 seed and fingerprint tell which generated tables the build holds.";
 
 /// Every command, with its usage text.
-const COMMANDS: [(&str, &str); 9] = [
+const COMMANDS: [(&str, &str); 10] = [
     ("xboard", XBOARD_USAGE),
     ("bench", BENCH_USAGE),
     ("perft", PERFT_USAGE),
     ("datagen", kiln::tune::datagen::USAGE),
     ("label", kiln::tune::label::USAGE),
     ("tune", kiln::tune::texel::USAGE),
+    ("wdl", kiln::tune::wdl::USAGE),
     ("plot", kiln::tune::plot::USAGE),
     ("help", HELP_USAGE),
     ("version", VERSION_USAGE),
@@ -114,6 +117,7 @@ fn main() -> ExitCode {
         "datagen" => datagen_command(rest),
         "label" => label_command(rest),
         "tune" => tune_command(rest),
+        "wdl" => wdl_command(rest),
         "plot" => plot_command(rest),
         other if other.starts_with('-') => {
             usage_error(None, &ArgError::UnknownOption(other.to_string()))
@@ -385,6 +389,26 @@ fn label_command(args: Vec<OsString>) -> ExitCode {
         }
         Err(err) => {
             eprintln!("kiln label: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `kiln wdl ...`: the win/draw/loss model fitted to self-play games (see
+/// [`kiln::tune::wdl`]); prints the fit on stdout.
+fn wdl_command(args: Vec<OsString>) -> ExitCode {
+    use kiln::tune::wdl::{Options, USAGE, run};
+    let options = match settle("wdl", USAGE, Options::parse(args)) {
+        Ok(options) => options,
+        Err(code) => return code,
+    };
+    match run(&options) {
+        Ok(fit) => {
+            let _ = write!(std::io::stdout(), "{fit}");
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("kiln wdl: {err}");
             ExitCode::FAILURE
         }
     }

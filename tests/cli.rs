@@ -28,7 +28,8 @@ fn help_in_every_spelling_prints_usage_and_exits_0() {
         let text = stdout(&out);
         assert!(text.contains("usage: kiln [<command>"), "{args:?}: {text}");
         for command in [
-            "xboard", "bench", "perft", "datagen", "label", "tune", "plot", "help", "version",
+            "xboard", "bench", "perft", "datagen", "label", "tune", "wdl", "plot", "help",
+            "version",
         ] {
             assert!(text.contains(&format!("\n  {command}")), "{command}");
         }
@@ -39,7 +40,7 @@ fn help_in_every_spelling_prints_usage_and_exits_0() {
 #[test]
 fn every_command_has_its_own_help() {
     for command in [
-        "xboard", "bench", "perft", "datagen", "label", "tune", "plot", "help", "version",
+        "xboard", "bench", "perft", "datagen", "label", "tune", "wdl", "plot", "help", "version",
     ] {
         for args in [
             vec![command, "--help"],

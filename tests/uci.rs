@@ -110,6 +110,51 @@ impl Drop for Engine {
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// The `wdl W D L` triple of an `info` line, if it has one.
+fn wdl_of(line: &str) -> Option<[u32; 3]> {
+    let mut words = line.split_whitespace().skip_while(|w| *w != "wdl").skip(1);
+    let mut next = || words.next()?.parse().ok();
+    Some([next()?, next()?, next()?])
+}
+
+#[test]
+fn show_wdl_adds_odds_that_follow_the_score() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 4");
+    let lines = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    assert!(lines.iter().all(|l| !l.contains(" wdl ")), "{lines:?}");
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("go depth 4");
+    let lines = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(!infos.is_empty(), "{lines:?}");
+    for line in infos {
+        let odds = wdl_of(line).unwrap_or_else(|| panic!("no wdl in {line}"));
+        assert_eq!(odds.iter().sum::<u32>(), 1000, "{line}");
+    }
+    // A queen up: a win is the likeliest outcome; mated: a certain loss.
+    e.send("position fen 4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+    e.send("go depth 4");
+    let lines = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    let odds = lines.iter().rev().find_map(|l| wdl_of(l)).expect("wdl");
+    assert!(odds[0] > 900, "{lines:?}");
+    e.send("position fen 8/8/8/8/8/6k1/r7/7K w - - 0 1");
+    e.send("go depth 4");
+    let lines = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" score "))
+        .expect("info");
+    assert!(
+        last.contains("score mate") && wdl_of(last) == Some([0, 0, 1000]),
+        "{last}"
+    );
+    e.send("quit");
+    assert!(e.close_and_wait(Duration::from_secs(5)).success());
+}
+
 #[test]
 fn handshake_identifies_and_declares_options() {
     let mut e = Engine::start();
@@ -126,6 +171,7 @@ fn handshake_identifies_and_declares_options() {
         "option name Ponder type check",
         "option name UCI_Chess960 type check",
         "option name MultiPV type spin",
+        "option name UCI_ShowWDL type check default false",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(option)),

@@ -6,7 +6,8 @@
 //! command, `progress` shows how far a long tool has got and
 //! [`file_error`] is the error each tool reports for a file it cannot use. With the
 //! cargo feature `plot`, `plot` draws the tuner's loss curve and the
-//! piece-square tables as PNG pictures.
+//! piece-square tables as PNG pictures; [`wdl`] fits the win/draw/loss
+//! model of `UCI_ShowWDL` to self-play games.
 
 pub mod datagen;
 pub mod file_error;
@@ -14,9 +15,11 @@ pub mod label;
 pub mod options;
 pub mod plot;
 mod progress;
+pub mod record;
 pub mod texel;
 pub mod trace;
 pub mod uci_client;
+pub mod wdl;
 
 /// Splits a command line on whitespace, as the tools' option tests need.
 #[cfg(test)]

@@ -26,7 +26,7 @@ use super::output;
 use crate::board::{Board, Color};
 use crate::eval::explain::explain;
 use crate::movegen;
-use crate::protocol::{LineReader, SearchFailed, SearchThread, display, send};
+use crate::protocol::{LineReader, SearchFailed, SearchThread, display, send, wdl};
 use crate::search::limits::{Clock, Limits};
 use crate::search::{SearchResult, SearchShared};
 
@@ -261,6 +261,10 @@ impl Engine {
         let shared = Arc::new(SearchShared::new(go.ponder));
         let waiting = Arc::clone(&shared);
         let chess960 = self.options.chess960;
+        let style = output::InfoStyle {
+            chess960,
+            wdl_material: self.options.show_wdl.then(|| wdl::material(&self.board)),
+        };
         let infinite = limits.infinite;
         let waits = limits.infinite || limits.ponder;
         let started = self.search.start(
@@ -268,7 +272,7 @@ impl Engine {
             limits,
             self.options.move_overhead,
             shared,
-            move |r| send(&output::info(r, chess960)),
+            move |r| send(&output::info(r, style)),
             move |result| {
                 // UCI: in `infinite` and `ponder` mode the best move is only
                 // sent after `stop` (or `ponderhit`).

@@ -29,6 +29,8 @@ pub enum OptionName {
     Chess960,
     /// `MultiPV`: number of principal variations reported.
     MultiPv,
+    /// `UCI_ShowWDL`: win/draw/loss odds beside each score.
+    ShowWdl,
 }
 
 include!(concat!(env!("OUT_DIR"), "/uci_options.rs"));
@@ -64,6 +66,8 @@ pub struct Options {
     pub chess960: bool,
     /// Principal variations to report.
     pub multi_pv: u64,
+    /// Whether `info` lines carry `wdl W D L`.
+    pub show_wdl: bool,
 }
 
 impl Default for Options {
@@ -75,6 +79,7 @@ impl Default for Options {
             ponder: false,
             chess960: false,
             multi_pv: MULTI_PV.default,
+            show_wdl: false,
         }
     }
 }
@@ -186,6 +191,7 @@ impl Options {
         s.push_str("option name Ponder type check default false\n");
         s.push_str("option name UCI_Chess960 type check default false\n");
         spin(&mut s, "MultiPV", MULTI_PV);
+        s.push_str("option name UCI_ShowWDL type check default false\n");
         s
     }
 
@@ -209,6 +215,10 @@ impl Options {
             }
             OptionName::Chess960 => {
                 self.chess960 = check(name, value)?;
+                done(Effect::None)
+            }
+            OptionName::ShowWdl => {
+                self.show_wdl = check(name, value)?;
                 done(Effect::None)
             }
             OptionName::Hash => {
@@ -293,6 +303,8 @@ mod tests {
         assert_eq!(o.set("clear hash", None).unwrap().effect, Effect::ClearHash);
         o.set("uci_chess960", Some("TRUE")).unwrap();
         assert!(o.chess960);
+        o.set("UCI_ShowWDL", Some("true")).unwrap();
+        assert!(o.show_wdl);
     }
 
     #[test]

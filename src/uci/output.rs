@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 
 use crate::board::Move;
 use crate::eval::score::{Score, is_mate, mate_in_moves};
+use crate::protocol::wdl;
 use crate::search::Report;
 use crate::search::tt::Bound;
 
@@ -26,8 +27,18 @@ pub fn score(score: Score) -> String {
     }
 }
 
+/// How `info` lines are written for one search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InfoStyle {
+    /// Castling moves as king-takes-rook (`UCI_Chess960`).
+    pub chess960: bool,
+    /// With `UCI_ShowWDL`: the root position's material count
+    /// ([`wdl::material`]), which the win/draw/loss odds depend on.
+    pub wdl_material: Option<u32>,
+}
+
 /// One `info` line for a search report.
-pub fn info(report: &Report, chess960: bool) -> String {
+pub fn info(report: &Report, style: InfoStyle) -> String {
     let ms = report.elapsed.as_millis();
     let nps = (u128::from(report.nodes) * 1000)
         .checked_div(ms)
@@ -39,6 +50,10 @@ pub fn info(report: &Report, chess960: bool) -> String {
         report.multipv,
         score(report.score)
     );
+    if let Some(material) = style.wdl_material {
+        let odds = wdl::FITTED.per_mille(report.score, material);
+        let _ = write!(line, " wdl {} {} {}", odds.win, odds.draw, odds.loss);
+    }
     match report.bound {
         Some(Bound::Lower) => line.push_str(" lowerbound"),
         Some(Bound::Upper) => line.push_str(" upperbound"),
@@ -52,7 +67,7 @@ pub fn info(report: &Report, chess960: bool) -> String {
     if !report.pv.is_empty() {
         line.push_str(" pv");
         for mv in &report.pv {
-            let _ = write!(line, " {}", mv.to_uci(chess960));
+            let _ = write!(line, " {}", mv.to_uci(style.chess960));
         }
     }
     line
