@@ -92,6 +92,10 @@ fn option_map() -> String {
         ("ponder", "OptionName::Ponder"),
         ("uci_chess960", "OptionName::Chess960"),
         ("multipv", "OptionName::MultiPv"),
+        ("syzygypath", "OptionName::SyzygyPath"),
+        ("syzygyprobedepth", "OptionName::SyzygyProbeDepth"),
+        ("syzygy50moverule", "OptionName::Syzygy50MoveRule"),
+        ("syzygyprobelimit", "OptionName::SyzygyProbeLimit"),
     ];
     kiln_gen::phf_maps::str_map(
         "OPTION_NAMES",
