@@ -21,39 +21,18 @@ import chess
 import chess.engine
 import chess.syzygy
 
+import expected  # tests/syzygy/expected.py: positions and the win test
+
 MATERIALS = ["KBNvK", "KRvKP", "KQvKR", "KPvKP", "KPvK", "KQvKP", "KRvKN", "KRvKB", "KBBvK"]
 
 
 def random_position(rng, material):
-    white, black = material.split("v")
+    """A random legal position of `material` or its mirror, not over."""
     if rng.random() < 0.5:
-        white, black = black, white
-    board = chess.Board(None)
-    board.turn = rng.choice([chess.WHITE, chess.BLACK])
-    squares = rng.sample(chess.SQUARES, len(white) + len(black))
-    for color, pieces in ((chess.WHITE, white), (chess.BLACK, black)):
-        for letter in pieces:
-            square = squares.pop()
-            if letter == "P" and chess.square_rank(square) in (0, 7):
-                return None
-            symbol = letter if color == chess.WHITE else letter.lower()
-            board.set_piece_at(square, chess.Piece.from_symbol(symbol))
-    return board if board.is_valid() and not board.is_game_over() else None
-
-
-def keeps_win(tb, board, move):
-    """Whether `move` keeps a win within the fifty-move rule."""
-    zeroing = board.is_zeroing(move)
-    board.push(move)
-    try:
-        if board.is_checkmate():
-            return True
-        if zeroing:
-            return tb.probe_wdl(board) == -2
-        dtz = tb.probe_dtz(board)
-        return dtz < 0 and -dtz + board.halfmove_clock <= 100
-    finally:
-        board.pop()
+        white, black = material.split("v")
+        material = f"{black}v{white}"
+    board = expected.random_position(rng, material, en_passant=False)
+    return board if board is not None and not board.is_game_over() else None
 
 
 def pick(rng, tb, count):
@@ -70,7 +49,7 @@ def pick(rng, tb, count):
         moves = list(board.legal_moves)
         for clock in (0, rng.randrange(max(0, 88 - dtz), 99 - dtz)):
             board.halfmove_clock = clock
-            keeping = sum(keeps_win(tb, board, m) for m in moves)
+            keeping = sum(expected.keeps_win(tb, board, m) for m in moves)
             if 0 < keeping and 2 * keeping < len(moves):
                 picked.append(board.fen())
                 break

@@ -34,8 +34,9 @@ def tables(directory):
     return names
 
 
-def random_position(rng, material):
-    """A random legal position with `material` (e.g. "KRvKP"), or None."""
+def random_position(rng, material, en_passant=True):
+    """A random legal position with `material` (e.g. "KRvKP"), or None;
+    with `en_passant`, now and then one just after a double pawn push."""
     white, black = material.split("v")
     board = chess.Board(None)
     board.turn = rng.choice([chess.WHITE, chess.BLACK])
@@ -49,8 +50,7 @@ def random_position(rng, material):
             board.set_piece_at(square, piece)
     if not board.is_valid():
         return None
-    # Now and then a double pawn push just made: en passant may be possible.
-    if rng.random() < 0.25:
+    if en_passant and rng.random() < 0.25:
         pushes = [m for m in board.legal_moves
                   if board.piece_type_at(m.from_square) == chess.PAWN
                   and abs(m.to_square - m.from_square) == 16]
@@ -69,23 +69,26 @@ def positions(rng, names, count):
     return out
 
 
+def keeps_win(tb, board, move):
+    """Whether `move` keeps a win within the fifty-move rule: the opponent
+    is mated, or lost after a capture or pawn move, or lost with its DTZ
+    counted on from the clock within 100 plies."""
+    zeroing = board.is_zeroing(move)
+    board.push(move)
+    try:
+        if board.is_checkmate():
+            return True
+        if zeroing:
+            return tb.probe_wdl(board) == -2
+        dtz = tb.probe_dtz(board)
+        return dtz < 0 and -dtz + board.halfmove_clock <= 100
+    finally:
+        board.pop()
+
+
 def winning_moves(tb, board):
     """Legal moves keeping a win within the fifty-move rule (root's clock)."""
-    keep = []
-    for move in board.legal_moves:
-        zeroing = board.is_zeroing(move)
-        board.push(move)
-        if board.is_checkmate():
-            keep.append(move.uci())
-        elif zeroing:
-            if tb.probe_wdl(board) == -2:
-                keep.append(move.uci())
-        else:
-            dtz = tb.probe_dtz(board)
-            if dtz < 0 and -dtz + board.halfmove_clock <= 100:
-                keep.append(move.uci())
-        board.pop()
-    return keep
+    return [move.uci() for move in board.legal_moves if keeps_win(tb, board, move)]
 
 
 def main():
