@@ -114,6 +114,10 @@ impl Searcher {
         // Step 5b. Tablebases: right after a capture or pawn move, a WDL
         // probe decides the node when its score settles the window (see
         // `tablebase`); never at the root, which the tables ranked already.
+        // Otherwise, in a PV node, a win is a floor for the node's score
+        // and a loss a ceiling (the search looks for the line, or a mate).
+        let mut tb_floor = -INFINITE;
+        let mut tb_ceiling = INFINITE;
         if !root && excluded.is_null() {
             if let Some(wdl) = self.probe_tablebases(board, depth) {
                 let score = self.tablebase_score(wdl, ply);
@@ -140,6 +144,12 @@ impl Searcher {
                         ply as i32,
                     );
                     return score;
+                }
+                if pv_node && bound == Bound::Lower {
+                    tb_floor = score;
+                    alpha = alpha.max(score);
+                } else if pv_node {
+                    tb_ceiling = score;
                 }
             }
         }
@@ -253,7 +263,7 @@ impl Searcher {
         };
 
         let original_alpha = alpha;
-        let mut best_score = -INFINITE;
+        let mut best_score = tb_floor;
         let mut best_move = Move::NULL;
         let mut quiets_tried = MoveList::new();
         let mut searched = 0i32;
@@ -448,6 +458,7 @@ impl Searcher {
         if !excluded.is_null() {
             return best_score;
         }
+        let best_score = best_score.min(tb_ceiling);
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {
