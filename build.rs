@@ -93,6 +93,10 @@ fn option_map() -> String {
         ("uci_chess960", "OptionName::Chess960"),
         ("multipv", "OptionName::MultiPv"),
         ("uci_showwdl", "OptionName::ShowWdl"),
+        ("syzygypath", "OptionName::SyzygyPath"),
+        ("syzygyprobedepth", "OptionName::SyzygyProbeDepth"),
+        ("syzygy50moverule", "OptionName::Syzygy50MoveRule"),
+        ("syzygyprobelimit", "OptionName::SyzygyProbeLimit"),
     ];
     kiln_gen::phf_maps::str_map(
         "OPTION_NAMES",

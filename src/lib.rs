@@ -2,7 +2,7 @@
 //! build time.
 //!
 //! Data flows one way: `kiln-tables` and the leaf modules ([`weights`],
-//! [`prefetch`], [`rng`]) → [`board`] → [`movegen`] → [`eval`] → [`search`]
+//! [`prefetch`], [`rng`]) → [`board`] → [`movegen`] → [`eval`] → [`syzygy`] → [`search`]
 //! → [`protocol`] (what both protocols share) → [`uci`] / [`xboard`] →
 //! [`tune`]; `tests/layers.rs` fails when a module imports from its own
 //! layer or a higher one. No module computes a lookup
@@ -18,6 +18,7 @@ pub mod prefetch;
 pub mod protocol;
 pub mod rng;
 pub mod search;
+pub mod syzygy;
 pub mod tune;
 pub mod uci;
 pub mod weights;

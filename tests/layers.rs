@@ -5,6 +5,7 @@
 //! uci, xboard               protocols (neither imports the other)
 //! protocol                  what both protocols share
 //! search
+//! syzygy                    tablebase probing
 //! eval
 //! movegen
 //! board
@@ -32,11 +33,12 @@ const LAYERS: &[(&str, u8)] = &[
     ("board", 1),
     ("movegen", 2),
     ("eval", 3),
-    ("search", 4),
-    ("protocol", 5),
-    ("uci", 6),
-    ("xboard", 6),
-    ("tune", 7),
+    ("syzygy", 4),
+    ("search", 5),
+    ("protocol", 6),
+    ("uci", 7),
+    ("xboard", 7),
+    ("tune", 8),
 ];
 
 fn layer(module: &str) -> Option<u8> {

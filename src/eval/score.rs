@@ -4,6 +4,13 @@
 //! Mate scores sit far above any evaluation: a side that mates in `n` plies
 //! from the root scores `MATE - n`, so shorter mates score higher, and every
 //! score with an absolute value of at least [`MATE_BOUND`] is a mate score.
+//!
+//! Tablebase wins and losses form a band of their own just below the mates
+//! (as in Stockfish): a tablebase win found `n` plies from the root scores
+//! [`TB_WIN`]` - n`, every score from [`TB_BOUND`] up to (not including)
+//! [`MATE_BOUND`] is one, and static evaluations stay below the band. They
+//! are printed as centipawns, never as mates: the tables say who wins, not
+//! in how many moves.
 
 /// A score in centipawns from the side to move's point of view.
 pub type Score = i32;
@@ -18,12 +25,28 @@ pub const MATE_BOUND: Score = MATE - MAX_PLY;
 pub const INFINITE: Score = 32_001;
 /// The score of a draw.
 pub const DRAW: Score = 0;
-/// Static evaluations are clamped inside ±this, away from mate scores.
-pub const MAX_EVAL: Score = MATE_BOUND - 1;
+/// The score of a tablebase win at the root (a band below the mates).
+pub const TB_WIN: Score = MATE_BOUND - 1;
+/// Scores from this magnitude up to [`MATE_BOUND`] are tablebase wins or
+/// losses.
+pub const TB_BOUND: Score = TB_WIN - MAX_PLY;
+/// Static evaluations are clamped inside ±this, away from tablebase and
+/// mate scores.
+pub const MAX_EVAL: Score = TB_BOUND - 1;
 
 /// Whether `score` announces a mate (for either side).
 pub const fn is_mate(score: Score) -> bool {
     score.abs() >= MATE_BOUND
+}
+
+/// Whether `score` is a tablebase win or loss (not a mate).
+pub const fn is_tb_score(score: Score) -> bool {
+    score.abs() >= TB_BOUND && score.abs() < MATE_BOUND
+}
+
+/// Whether `score` is decided: a mate or a tablebase win or loss.
+pub const fn is_decisive(score: Score) -> bool {
+    score.abs() >= TB_BOUND
 }
 
 /// Moves (not plies) to mate for a mate score: positive when the side to
@@ -51,5 +74,13 @@ mod tests {
         assert_eq!(mate_in_moves(-(MATE - 2)), -1);
         assert_eq!(mate_in_moves(-MATE), 0);
         assert!(is_mate(MATE - 100) && !is_mate(MAX_EVAL));
+    }
+
+    #[test]
+    fn tablebase_band_lies_between_evaluations_and_mates() {
+        assert!(is_tb_score(TB_WIN) && is_tb_score(-(TB_WIN - 5)));
+        assert!(is_tb_score(TB_BOUND) && !is_tb_score(MAX_EVAL));
+        assert!(!is_tb_score(MATE_BOUND) && !is_mate(TB_WIN));
+        assert!(is_decisive(TB_BOUND) && is_decisive(-MATE) && !is_decisive(MAX_EVAL));
     }
 }

@@ -15,7 +15,8 @@ use super::options::HashShortfall;
 use crate::board::Board;
 use crate::search::limits::Limits;
 use crate::search::threads::SEARCH_STACK_BYTES;
-use crate::search::{Report, SearchResult, SearchShared, Searcher};
+use crate::search::{Report, SearchResult, SearchShared, Searcher, TbSettings};
+use crate::syzygy::Tablebases;
 
 /// A search that could not finish: its thread panicked (a bug). The
 /// searcher has been replaced by a fresh one, so the transposition table
@@ -63,9 +64,12 @@ pub struct SearchThread {
     /// The searcher while no search runs.
     idle: Option<Searcher>,
     running: Option<Running>,
-    /// Hash size and threads to rebuild the searcher with if it is lost.
+    /// Hash size, threads and tablebases to rebuild the searcher with if
+    /// it is lost.
     hash_mib: u64,
     threads: usize,
+    tablebases: Option<Arc<Tablebases>>,
+    tb_settings: TbSettings,
 }
 
 impl SearchThread {
@@ -76,6 +80,8 @@ impl SearchThread {
             running: None,
             hash_mib,
             threads: 1,
+            tablebases: None,
+            tb_settings: TbSettings::default(),
         }
     }
 
@@ -180,7 +186,7 @@ impl SearchThread {
             Err(_) => {
                 // A panic in the search is a bug; keep the protocol alive
                 // with a fresh searcher rather than dying with it.
-                self.idle = Some(fresh_searcher(self.hash_mib, self.threads));
+                self.idle = Some(self.fresh_searcher());
                 Err(SearchFailed)
             }
         })
@@ -190,9 +196,28 @@ impl SearchThread {
     /// dropped).
     pub fn searcher(&mut self) -> &mut Searcher {
         let _ = self.stop();
-        let (hash_mib, threads) = (self.hash_mib, self.threads);
-        self.idle
-            .get_or_insert_with(|| fresh_searcher(hash_mib, threads))
+        let searcher = self.take_searcher();
+        self.idle.insert(searcher)
+    }
+
+    /// Loads the Syzygy tables of `path` (`SyzygyPath`; stopping any
+    /// search), replacing those in use, and returns what was found and
+    /// what was left out, for the user. The old tables are released by
+    /// every thread first: the prober exists once per process.
+    pub fn load_tablebases(&mut self, path: &str) -> Vec<String> {
+        self.tablebases = None;
+        self.searcher().set_tablebases(None);
+        let loaded = Tablebases::load(path);
+        self.tablebases = loaded.tables.map(Arc::new);
+        let tables = self.tablebases.clone();
+        self.searcher().set_tablebases(tables);
+        loaded.messages
+    }
+
+    /// Sets the tablebase options (stopping any search).
+    pub fn set_tb_settings(&mut self, settings: TbSettings) {
+        self.tb_settings = settings;
+        self.searcher().set_tb_settings(settings);
     }
 
     /// Resizes the hash table to `mib` MiB (stopping any search).
@@ -227,14 +252,16 @@ impl SearchThread {
     fn take_searcher(&mut self) -> Searcher {
         match self.idle.take() {
             Some(searcher) => searcher,
-            None => fresh_searcher(self.hash_mib, self.threads),
+            None => self.fresh_searcher(),
         }
     }
-}
 
-/// A searcher with a `hash_mib` MiB table and `threads` threads.
-fn fresh_searcher(hash_mib: u64, threads: usize) -> Searcher {
-    let mut searcher = Searcher::new(hash_mib);
-    searcher.set_threads(threads);
-    searcher
+    /// A searcher with the hash size, threads and tablebases asked for.
+    fn fresh_searcher(&self) -> Searcher {
+        let mut searcher = Searcher::new(self.hash_mib);
+        searcher.set_threads(self.threads);
+        searcher.set_tablebases(self.tablebases.clone());
+        searcher.set_tb_settings(self.tb_settings);
+        searcher
+    }
 }

@@ -7,7 +7,7 @@
 //!
 //! The node runs its steps in this order (the "Step N" comments below):
 //! 1 quiescence at the horizon, 2 node count and stop check, 3 draws,
-//! 4 mate distance pruning, 5 transposition table, 6 static evaluation,
+//! 4 mate distance pruning, 5 transposition table (5b tablebases), 6 static evaluation,
 //! 7 reverse futility pruning, 8 razoring, 9 null-move pruning (9b its
 //! verification), 10 internal iterative reduction, 11 the move loop: 12
 //! shallow-depth pruning, 13 singular extension, 14 principal variation
@@ -22,7 +22,7 @@ use super::params::*;
 use super::see::see_ge;
 use super::tt::{Bound, refine_with_tt};
 use crate::board::{Board, Move, PieceKind};
-use crate::eval::score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, Score, is_mate};
+use crate::eval::score::{DRAW, INFINITE, MATE, MAX_PLY, Score, TB_BOUND, is_decisive};
 use crate::movegen::MoveList;
 
 impl Searcher {
@@ -111,6 +111,49 @@ impl Searcher {
             }
         }
 
+        // Step 5b. Tablebases: right after a capture or pawn move, a WDL
+        // probe decides the node when its score settles the window (see
+        // `tablebase`); never at the root, which the tables ranked already.
+        // Otherwise, in a PV node, a win is a floor for the node's score
+        // and a loss a ceiling (the search looks for the line, or a mate).
+        let mut tb_floor = -INFINITE;
+        let mut tb_ceiling = INFINITE;
+        if !root && excluded.is_null() {
+            if let Some(wdl) = self.probe_tablebases(board, depth) {
+                let score = self.tablebase_score(wdl, ply);
+                let bound = if score >= TB_BOUND {
+                    Bound::Lower
+                } else if score <= -TB_BOUND {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
+                let decided = match bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if decided {
+                    let stored_depth = (depth + 6).min(MAX_PLY - 1);
+                    self.tt.store(
+                        key,
+                        Move::NULL.bits(),
+                        score,
+                        stored_depth,
+                        bound,
+                        ply as i32,
+                    );
+                    return score;
+                }
+                if pv_node && bound == Bound::Lower {
+                    tb_floor = score;
+                    alpha = alpha.max(score);
+                } else if pv_node {
+                    tb_ceiling = score;
+                }
+            }
+        }
+
         // Step 6. Static evaluation, corrected by what searches of this pawn
         // structure found, and refined by the TT score when its bound points
         // the right way.
@@ -132,7 +175,7 @@ impl Searcher {
             // Step 7. Reverse futility pruning: far enough above beta that a
             // quiet ply is not going to bring it back down.
             if depth <= RFP_MAX_DEPTH
-                && !is_mate(beta)
+                && !is_decisive(beta)
                 && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
             {
                 return eval;
@@ -156,7 +199,7 @@ impl Searcher {
             if depth >= NMP_MIN_DEPTH
                 && excluded.is_null()
                 && eval >= beta
-                && !is_mate(beta)
+                && !is_decisive(beta)
                 && ply >= self.nmp_min_ply
                 && board.last_move().is_some_and(|m| !m.is_null())
                 && non_pawn_pieces(board) > 0
@@ -174,7 +217,7 @@ impl Searcher {
                     return 0;
                 }
                 if score >= beta {
-                    let score = if is_mate(score) { beta } else { score };
+                    let score = if is_decisive(score) { beta } else { score };
                     // Step 9b. Verification: deep, or with zugzwang-prone
                     // material, search this node again (reduced like the
                     // null move) with null moves off for the next plies,
@@ -220,7 +263,7 @@ impl Searcher {
         };
 
         let original_alpha = alpha;
-        let mut best_score = -INFINITE;
+        let mut best_score = tb_floor;
         let mut best_move = Move::NULL;
         let mut quiets_tried = MoveList::new();
         let mut searched = 0i32;
@@ -238,7 +281,7 @@ impl Searcher {
             // Step 12. Shallow-depth pruning of late moves, once a move that
             // does not get mated is in hand. Checking moves are kept: they
             // are where mates hide.
-            if may_prune && best_score > -MATE_BOUND {
+            if may_prune && best_score > -TB_BOUND {
                 if quiet {
                     // Whether the move gives check (three attack lookups) is
                     // asked last, only of a move one of the rules would
@@ -276,7 +319,7 @@ impl Searcher {
             if let Some(hit) = tt_hit.filter(|_| !root && mv == tt_move && depth >= SE_MIN_DEPTH) {
                 if hit.depth >= depth - SE_TT_DEPTH_MARGIN
                     && hit.bound != Bound::Upper
-                    && !is_mate(hit.score)
+                    && !is_decisive(hit.score)
                 {
                     let singular_beta = hit.score - SE_MARGIN_PER_DEPTH * depth;
                     self.frames[ply].excluded = mv;
@@ -415,6 +458,7 @@ impl Searcher {
         if !excluded.is_null() {
             return best_score;
         }
+        let best_score = best_score.min(tb_ceiling);
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {
@@ -428,7 +472,7 @@ impl Searcher {
         // none (a capture's gain is tactics, not a misjudged structure).
         if !in_check
             && (best_move.is_null() || best_move.is_quiet())
-            && !is_mate(best_score)
+            && !is_decisive(best_score)
             && bound.beyond(best_score, static_eval)
         {
             self.correction

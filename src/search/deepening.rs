@@ -13,7 +13,7 @@ use super::threads::helper_skips;
 use super::tt::Bound;
 use super::{Report, SearchResult, Searcher};
 use crate::board::{Board, Move};
-use crate::eval::score::{INFINITE, MATE, MAX_PLY, Score, is_mate};
+use crate::eval::score::{INFINITE, MATE, MAX_PLY, Score, is_decisive, is_mate};
 use crate::movegen::MoveList;
 
 impl Searcher {
@@ -71,11 +71,12 @@ impl Searcher {
                     depth,
                     seldepth: self.seldepth,
                     multipv: line + 1,
-                    score,
+                    score: self.shown_score(score),
                     bound: None,
                     nodes: self.nodes_all_threads(),
                     elapsed: start.elapsed(),
                     hashfull: self.tt.hashfull(),
+                    tb_hits: self.tb_hits(),
                     pv,
                 });
                 if self.stopped {
@@ -129,6 +130,15 @@ impl Searcher {
         result
     }
 
+    /// The score to report for a line: the tables' verdict on the root
+    /// when they ranked its moves, unless the search found a mate.
+    fn shown_score(&self, score: Score) -> Score {
+        match self.root_tb_score {
+            Some(tb) if !is_mate(score) => tb,
+            _ => score,
+        }
+    }
+
     /// Step 4. Aspiration windows: search a narrow window around the
     /// previous score, widening it on each failure.
     fn aspiration(
@@ -140,7 +150,7 @@ impl Searcher {
         report: &mut dyn FnMut(&Report),
     ) -> Score {
         let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !is_mate(previous) {
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !is_decisive(previous) {
             (
                 (previous - delta).max(-INFINITE),
                 (previous + delta).min(INFINITE),
@@ -173,6 +183,7 @@ impl Searcher {
                     nodes: self.nodes_all_threads(),
                     elapsed: start.elapsed(),
                     hashfull: self.tt.hashfull(),
+                    tb_hits: self.tb_hits(),
                     pv: self.pv[0].clone(),
                 });
             }

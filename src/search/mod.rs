@@ -20,7 +20,8 @@
 //! - [`tt`]: the transposition table; [`correction`]: static-evaluation
 //!   corrections;
 //! - [`threads`]: Lazy SMP (helpers, their skip pattern, the result vote);
-//! - [`time`] and [`limits`]: when to stop; [`params`]: every tunable.
+//! - [`time`] and [`limits`]: when to stop; [`params`]: every tunable;
+//! - `tablebase`: where the Syzygy tables are probed.
 //!
 //! Lazy SMP: with `Threads` above one, the searcher also owns helper
 //! searchers. Each search starts them on their own threads on the same root;
@@ -41,9 +42,12 @@ pub mod movepick;
 pub mod params;
 mod qsearch;
 pub mod see;
+mod tablebase;
 pub mod threads;
 pub mod time;
 pub mod tt;
+
+pub use tablebase::TbSettings;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -104,6 +108,8 @@ pub struct Report {
     pub elapsed: Duration,
     /// Transposition table fill in permille.
     pub hashfull: u32,
+    /// Tablebase probes that answered, by all threads.
+    pub tb_hits: u64,
     /// Principal variation (legal moves from the root).
     pub pv: Vec<Move>,
 }
@@ -181,6 +187,16 @@ pub struct Searcher {
     /// This thread's static-evaluation corrections, kept across the
     /// searches of a game.
     correction: CorrectionHistory,
+    /// The Syzygy tables, shared by every thread.
+    tablebases: Option<Arc<crate::syzygy::Tablebases>>,
+    /// The tablebase options.
+    tb_settings: TbSettings,
+    /// Most pieces of a position probed inside this search's tree; 0 when
+    /// the tree is not probed.
+    tb_cardinality: u32,
+    /// The tables' verdict on the root, reported instead of the search's
+    /// score (unless that is a mate) when the root moves were ranked.
+    root_tb_score: Option<Score>,
 }
 
 impl Searcher {
@@ -212,6 +228,10 @@ impl Searcher {
             pawns: PawnTable::new(),
             evals: EvalCache::new(),
             correction: CorrectionHistory::new(),
+            tablebases: None,
+            tb_settings: TbSettings::default(),
+            tb_cardinality: 0,
+            root_tb_score: None,
         }
     }
 
@@ -332,6 +352,7 @@ impl Searcher {
         self.sync = Arc::new(ThreadSync::new(self.helpers.len()));
         self.total_nodes = 0;
         self.prepare(board, limits.clone(), time, shared);
+        self.rank_root_by_tablebases(board);
         self.tt.new_search();
 
         let mut all = MoveList::new();
@@ -352,6 +373,7 @@ impl Searcher {
                 nodes: 0,
                 elapsed: start.elapsed(),
                 hashfull: self.tt.hashfull(),
+                tb_hits: 0,
                 pv: Vec::new(),
             });
             let result = SearchResult {

@@ -72,6 +72,8 @@ pub struct ThreadSync {
     pub stop: AtomicBool,
     /// Nodes the helpers have searched so far (approximate while running).
     pub helper_nodes: AtomicU64,
+    /// Tablebase probes that answered, by all threads.
+    pub tb_hits: AtomicU64,
     /// Latest completed iteration of helper `i + 1` (locked once per
     /// iteration).
     completed: Vec<Mutex<Option<SearchResult>>>,
@@ -83,6 +85,7 @@ impl ThreadSync {
         Self {
             stop: AtomicBool::new(false),
             helper_nodes: AtomicU64::new(0),
+            tb_hits: AtomicU64::new(0),
             completed: (0..helpers).map(|_| Mutex::new(None)).collect(),
         }
     }
@@ -170,6 +173,11 @@ impl Searcher {
             helper.total_nodes = 0;
             let time = TimeManager::unlimited(start);
             helper.prepare(board, helper_limits.clone(), time, Arc::clone(&self.shared));
+            // The root as the tables ranked it, and the same probing rules.
+            helper.root_moves = self.root_moves.clone();
+            helper.tablebases.clone_from(&self.tablebases);
+            helper.tb_settings = self.tb_settings;
+            helper.tb_cardinality = self.tb_cardinality;
         }
         let sync = Arc::clone(&self.sync);
         let multi_pv = self.limits.multi_pv;

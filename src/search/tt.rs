@@ -37,7 +37,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use crate::eval::score::{MATE_BOUND, Score, is_mate};
+use crate::eval::score::{Score, TB_BOUND, is_decisive};
 
 /// How a stored score relates to the true value of the position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,7 +83,7 @@ pub struct TtHit {
 /// Mate scores are left out: they depend on the path.
 pub fn refine_with_tt(static_eval: Score, hit: Option<TtHit>) -> Score {
     match hit {
-        Some(h) if !is_mate(h.score) && h.bound.beyond(h.score, static_eval) => h.score,
+        Some(h) if !is_decisive(h.score) && h.bound.beyond(h.score, static_eval) => h.score,
         _ => static_eval,
     }
 }
@@ -329,12 +329,13 @@ fn advise_huge_pages(start: *mut u8, len: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_start: *mut u8, _len: usize) {}
 
-/// Mate scores are stored relative to the node ("mate in n from here"), so
-/// the same entry is right wherever the position recurs in the tree.
+/// Mate and tablebase scores are stored relative to the node ("mate in n
+/// from here"), so the same entry is right wherever the position recurs in
+/// the tree.
 fn score_to_tt(score: Score, ply: i32) -> Score {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score + ply
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score - ply
     } else {
         score
@@ -342,9 +343,9 @@ fn score_to_tt(score: Score, ply: i32) -> Score {
 }
 
 fn score_from_tt(score: Score, ply: i32) -> Score {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score - ply
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score + ply
     } else {
         score

@@ -158,6 +158,12 @@ impl Engine {
                     Effect::None => {}
                     Effect::ClearHash => self.search.searcher().clear_hash(),
                     Effect::SetThreads(threads) => self.search.set_threads(threads),
+                    Effect::LoadTablebases(path) => {
+                        for message in self.search.load_tablebases(&path) {
+                            info_string(&message);
+                        }
+                    }
+                    Effect::TablebaseSettings => self.search.set_tb_settings(self.options.tb),
                     Effect::ResizeHash(mib) => {
                         if let Err(shortfall) = self.search.resize_hash(mib) {
                             info_string(&shortfall.to_string());

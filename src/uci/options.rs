@@ -10,6 +10,7 @@
 use std::fmt::{self, Write as _};
 
 use crate::protocol::options::{HASH_MIB, Range, threads};
+use crate::search::TbSettings;
 
 /// The options Kiln declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +32,15 @@ pub enum OptionName {
     MultiPv,
     /// `UCI_ShowWDL`: win/draw/loss odds beside each score.
     ShowWdl,
+    /// `SyzygyPath`: directories of Syzygy tables.
+    SyzygyPath,
+    /// `SyzygyProbeDepth`: least depth of a probe at the piece limit.
+    SyzygyProbeDepth,
+    /// `Syzygy50MoveRule`: whether wins the fifty-move rule spoils count
+    /// as draws.
+    Syzygy50MoveRule,
+    /// `SyzygyProbeLimit`: most pieces of a position probed in the search.
+    SyzygyProbeLimit,
 }
 
 include!(concat!(env!("OUT_DIR"), "/uci_options.rs"));
@@ -51,6 +61,19 @@ pub const MULTI_PV: Range = Range {
     max: 256,
 };
 
+/// `SyzygyProbeDepth`.
+pub const SYZYGY_PROBE_DEPTH: Range = Range {
+    default: 1,
+    min: 1,
+    max: 100,
+};
+/// `SyzygyProbeLimit`.
+pub const SYZYGY_PROBE_LIMIT: Range = Range {
+    default: 7,
+    min: 0,
+    max: 7,
+};
+
 /// Current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -68,6 +91,10 @@ pub struct Options {
     pub multi_pv: u64,
     /// Whether `info` lines carry `wdl W D L`.
     pub show_wdl: bool,
+    /// Directories of Syzygy tables (`<empty>` for none).
+    pub syzygy_path: String,
+    /// The tablebase probing options.
+    pub tb: TbSettings,
 }
 
 impl Default for Options {
@@ -80,6 +107,8 @@ impl Default for Options {
             chess960: false,
             multi_pv: MULTI_PV.default,
             show_wdl: false,
+            syzygy_path: "<empty>".to_string(),
+            tb: TbSettings::default(),
         }
     }
 }
@@ -95,6 +124,10 @@ pub enum Effect {
     ClearHash,
     /// Search with this many threads.
     SetThreads(usize),
+    /// Load the Syzygy tables of this path (dropping those in use).
+    LoadTablebases(String),
+    /// The tablebase probing options changed ([`Options::tb`]).
+    TablebaseSettings,
 }
 
 /// The outcome of a `setoption`: the effect and, if the value was adjusted,
@@ -192,6 +225,10 @@ impl Options {
         s.push_str("option name UCI_Chess960 type check default false\n");
         spin(&mut s, "MultiPV", MULTI_PV);
         s.push_str("option name UCI_ShowWDL type check default false\n");
+        s.push_str("option name SyzygyPath type string default <empty>\n");
+        spin(&mut s, "SyzygyProbeDepth", SYZYGY_PROBE_DEPTH);
+        s.push_str("option name Syzygy50MoveRule type check default true\n");
+        spin(&mut s, "SyzygyProbeLimit", SYZYGY_PROBE_LIMIT);
         s
     }
 
@@ -250,6 +287,31 @@ impl Options {
                 self.multi_pv = v;
                 Ok(Applied {
                     effect: Effect::None,
+                    note,
+                })
+            }
+            OptionName::SyzygyPath => {
+                let path = value.unwrap_or("").to_string();
+                self.syzygy_path.clone_from(&path);
+                done(Effect::LoadTablebases(path))
+            }
+            OptionName::Syzygy50MoveRule => {
+                self.tb.rule50 = check(name, value)?;
+                done(Effect::TablebaseSettings)
+            }
+            OptionName::SyzygyProbeDepth => {
+                let (v, note) = spin(name, value, SYZYGY_PROBE_DEPTH)?;
+                self.tb.probe_depth = i32::try_from(v).unwrap_or(1);
+                Ok(Applied {
+                    effect: Effect::TablebaseSettings,
+                    note,
+                })
+            }
+            OptionName::SyzygyProbeLimit => {
+                let (v, note) = spin(name, value, SYZYGY_PROBE_LIMIT)?;
+                self.tb.probe_limit = u32::try_from(v).unwrap_or(7);
+                Ok(Applied {
+                    effect: Effect::TablebaseSettings,
                     note,
                 })
             }
@@ -336,6 +398,30 @@ mod tests {
         assert_eq!(
             o.set("Ponder", Some("maybe")).map_err(|e| e.to_string()),
             Err("option 'Ponder' needs 'value true' or 'value false'".to_string())
+        );
+    }
+
+    #[test]
+    fn syzygy_options_follow_stockfish() {
+        let mut o = Options::default();
+        assert!(
+            Options::declarations().contains("option name SyzygyPath type string default <empty>")
+        );
+        assert_eq!(
+            o.set("syzygypath", Some("/tb/345:/tb/6")).unwrap().effect,
+            Effect::LoadTablebases("/tb/345:/tb/6".into())
+        );
+        o.set("Syzygy50MoveRule", Some("false")).unwrap();
+        let a = o.set("SyzygyProbeLimit", Some("9")).unwrap();
+        assert!(a.note.is_some());
+        o.set("SyzygyProbeDepth", Some("4")).unwrap();
+        assert_eq!(
+            o.tb,
+            TbSettings {
+                probe_depth: 4,
+                rule50: false,
+                probe_limit: 7
+            }
         );
     }
 

@@ -61,8 +61,8 @@ pub fn info(report: &Report, style: InfoStyle) -> String {
     }
     let _ = write!(
         line,
-        " nodes {} nps {} hashfull {} time {}",
-        report.nodes, nps, report.hashfull, ms
+        " nodes {} nps {} hashfull {} tbhits {} time {}",
+        report.nodes, nps, report.hashfull, report.tb_hits, ms
     );
     if !report.pv.is_empty() {
         line.push_str(" pv");

@@ -80,8 +80,16 @@ pub enum Command {
         /// Value, absent for buttons.
         value: Option<String>,
     },
+    /// `egtpath KIND PATH`: where the endgame tables of a kind are
+    /// (Kiln reads `syzygy` tables).
+    EgtPath {
+        /// The kind of tables (`syzygy`, `nalimov`, …).
+        kind: String,
+        /// Their directories, as `SyzygyPath` takes them.
+        path: String,
+    },
     /// Commands accepted and ignored: `random`, `computer`, `name`,
-    /// `rating`, `ics`, `white`, `black`, `bk`, `egtpath` and the like.
+    /// `rating`, `ics`, `white`, `black`, `bk` and the like.
     Ignored,
 }
 
@@ -187,8 +195,15 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 value,
             })
         }
-        "random" | "computer" | "name" | "rating" | "ics" | "white" | "black" | "bk"
-        | "egtpath" | "pause" | "resume" | "include" | "exclude" => Ok(Command::Ignored),
+        "egtpath" => match rest.split_once(char::is_whitespace) {
+            Some((kind, path)) => Ok(Command::EgtPath {
+                kind: kind.to_string(),
+                path: path.trim().to_string(),
+            }),
+            None => Err(CommandError::MissingArgument("table kind and path")),
+        },
+        "random" | "computer" | "name" | "rating" | "ics" | "white" | "black" | "bk" | "pause"
+        | "resume" | "include" | "exclude" => Ok(Command::Ignored),
         "edit" | "nps" => Err(CommandError::Unsupported),
         _ if looks_like_move(word) && rest.is_empty() => Ok(Command::UserMove(word.to_string())),
         _ => Err(CommandError::Unknown),
@@ -245,6 +260,13 @@ mod tests {
         assert_eq!(parse("otim -50"), Ok(Command::OpponentTime(0)));
         assert_eq!(parse("sd 7"), Ok(Command::Depth(7)));
         assert_eq!(parse("memory 64"), Ok(Command::Memory(64)));
+        assert_eq!(
+            parse("egtpath syzygy /tb/345"),
+            Ok(Command::EgtPath {
+                kind: "syzygy".into(),
+                path: "/tb/345".into()
+            })
+        );
         assert_eq!(
             parse("st 2.5"),
             Ok(Command::TimeControl(TimeControl::MoveTime(2_500)))

@@ -72,7 +72,7 @@ pub fn feature_line() -> String {
     format!(
         "feature myname=\"Kiln {}\" setboard=1 usermove=1 ping=1 playother=1 draw=1 \
          reuse=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 nps=0 debug=1 \
-         variants=\"normal,fischerandom\" option=\"Resign -check 0\" done=1",
+         egt=\"syzygy\" variants=\"normal,fischerandom\" option=\"Resign -check 0\" done=1",
         crate::build_info::VERSION
     )
 }
@@ -332,6 +332,7 @@ impl Engine {
             Command::Hint => self.hint(),
             Command::Memory(mib) => self.set_hash(mib),
             Command::Cores(cores) => self.set_cores(cores),
+            Command::EgtPath { kind, path } => self.set_egt_path(&kind, &path),
             Command::EngineOption { name, value } => self.set_option(&name, value.as_deref(), line),
         }
         true
@@ -448,6 +449,22 @@ impl Engine {
         self.hash_mib = mib;
         if let Err(shortfall) = self.search.resize_hash(mib) {
             send(&format!("# {shortfall}"));
+        }
+    }
+
+    /// `egtpath syzygy PATH`: loads the Syzygy tables (when no search
+    /// runs; the GUI sends it before the first game).
+    fn set_egt_path(&mut self, kind: &str, path: &str) {
+        if kind != "syzygy" {
+            send(&format!(
+                "# egtpath {kind}: only syzygy tables are supported"
+            ));
+        } else if self.task.is_some() {
+            send("# egtpath: not while thinking; send it again when idle");
+        } else {
+            for message in self.search.load_tablebases(path) {
+                send(&format!("# {message}"));
+            }
         }
     }
 

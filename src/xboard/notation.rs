@@ -142,6 +142,7 @@ mod tests {
             nodes: 4321,
             elapsed: Duration::from_millis(1234),
             hashfull: 0,
+            tb_hits: 0,
             pv: vec![e4],
         };
         assert_eq!(thinking_line(&report, false), "5 -12 123 4321 e2e4!");
