@@ -1,7 +1,8 @@
 //! What the two protocols share: reading the GUI's lines ([`input`]),
 //! running the search on its own thread ([`search_thread`]), the options
-//! both expose ([`options`]: hash size and threads) and the text commands
-//! that print a position ([`display`]).
+//! both expose ([`options`]: hash size and threads, the hash bounded by the
+//! machine's [`memory`]) and the text commands that print a position
+//! ([`display`]).
 //!
 //! The protocol modules ([`uci`](crate::uci), [`xboard`](crate::xboard))
 //! keep only what is theirs: their command syntax, their output format and
@@ -10,6 +11,7 @@
 
 pub mod display;
 pub mod input;
+pub mod memory;
 pub mod options;
 pub mod search_thread;
 

@@ -30,14 +30,6 @@ use crate::board::Board;
 /// Stack for every search thread: the recursion keeps a move list per ply.
 pub const SEARCH_STACK_BYTES: usize = 32 << 20;
 
-/// Threads per core allowed by [`max_threads`] (more than one per core
-/// only makes sense for experiments, but costs nothing to allow).
-pub const THREADS_PER_CORE: usize = 4;
-
-/// Upper bound on [`max_threads`] whatever the machine reports, so a bogus
-/// core count cannot ask for thousands of 32 MiB stacks.
-pub const THREADS_CEILING: usize = 1024;
-
 /// A search whose hard time limit is shorter than this (milliseconds)
 /// runs without helpers: in a few milliseconds they find little, and
 /// starting, scheduling and stopping them on a loaded machine costs about
@@ -51,14 +43,6 @@ pub const FALLBACK_CORES: usize = 1;
 /// Cores the operating system offers this process (at least one).
 pub fn available_cores() -> usize {
     thread::available_parallelism().map_or(FALLBACK_CORES, std::num::NonZero::get)
-}
-
-/// The largest `Threads` value: cores × [`THREADS_PER_CORE`], capped at
-/// [`THREADS_CEILING`].
-pub fn max_threads() -> usize {
-    available_cores()
-        .saturating_mul(THREADS_PER_CORE)
-        .clamp(1, THREADS_CEILING)
 }
 
 /// The state the threads of one search share besides the table: the
@@ -260,9 +244,7 @@ mod tests {
     }
 
     #[test]
-    fn thread_limits_are_sane() {
+    fn cores_are_counted() {
         assert!(available_cores() >= 1);
-        assert!(max_threads() >= THREADS_PER_CORE.min(THREADS_CEILING));
-        assert!(max_threads() <= THREADS_CEILING);
     }
 }
