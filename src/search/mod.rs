@@ -157,8 +157,12 @@ pub struct Searcher {
     /// Move-ordering statistics, kept across searches of a game (each
     /// thread has its own).
     pub heuristics: Heuristics,
-    /// Lazy SMP helpers (empty with one thread; helpers have none).
-    helpers: Vec<Searcher>,
+    /// Lazy SMP helpers, a slot per thread beyond the first (none with one
+    /// thread; helpers have none). A slot stays empty until the helper's
+    /// first search, which builds it on the helper's own thread: setting
+    /// 1024 threads costs nothing until they search, and then each thread
+    /// sets up its own tables in parallel.
+    helpers: Vec<Option<Searcher>>,
     /// 0 for the main thread, 1.. for helpers.
     thread_index: usize,
     /// The current search's stop flag and node count for the helpers.
@@ -294,7 +298,7 @@ impl Searcher {
     }
 
     fn share_table(&mut self, table: Arc<TranspositionTable>) {
-        for helper in &mut self.helpers {
+        for helper in self.helpers.iter_mut().flatten() {
             helper.tt = Arc::clone(&table);
         }
         self.tt = table;
@@ -311,15 +315,9 @@ impl Searcher {
     }
 
     /// Sets the number of search threads (at least one). Existing helpers
-    /// keep their statistics; new ones start empty.
+    /// keep their statistics; new ones are built by their first search.
     pub fn set_threads(&mut self, threads: usize) {
-        let helpers = threads.max(1) - 1;
-        self.helpers.truncate(helpers);
-        while self.helpers.len() < helpers {
-            let index = self.helpers.len() + 1;
-            self.helpers
-                .push(Self::with_table(Arc::clone(&self.tt), index));
-        }
+        self.helpers.resize_with(threads.max(1) - 1, || None);
     }
 
     /// Forgets the previous game: empties the TT and every thread's
@@ -328,7 +326,7 @@ impl Searcher {
         self.clear_hash();
         self.heuristics.clear();
         self.correction.clear();
-        for helper in &mut self.helpers {
+        for helper in self.helpers.iter_mut().flatten() {
             helper.heuristics.clear();
             helper.correction.clear();
         }

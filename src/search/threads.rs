@@ -19,7 +19,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread;
+use std::thread::{self, ScopedJoinHandle};
 use std::time::Instant;
 
 use super::limits::Limits;
@@ -148,30 +148,53 @@ impl Searcher {
             ..Limits::default()
         };
         let mut helpers = std::mem::take(&mut self.helpers);
-        for helper in &mut helpers {
-            helper.sync = Arc::clone(&self.sync);
-            helper.tt = Arc::clone(&self.tt);
-            helper.total_nodes = 0;
-            let time = TimeManager::unlimited(start);
-            helper.prepare(board, helper_limits.clone(), time, Arc::clone(&self.shared));
-        }
-        let sync = Arc::clone(&self.sync);
+        let root = board.clone();
+        let (tt, sync, shared) = (
+            &Arc::clone(&self.tt),
+            &Arc::clone(&self.sync),
+            &Arc::clone(&self.shared),
+        );
         let multi_pv = self.limits.multi_pv;
-        let mut result = std::thread::scope(|scope| {
-            let mut running = Vec::with_capacity(helpers.len());
-            for helper in &mut helpers {
-                let mut helper_board = board.clone();
-                // A helper that cannot get a thread is simply left out.
-                if let Ok(handle) = std::thread::Builder::new()
-                    .name(format!("search-helper-{}", helper.thread_index))
-                    .stack_size(SEARCH_STACK_BYTES)
-                    .spawn_scoped(scope, move || {
-                        helper.iterate(&mut helper_board, start, &mut |_| {})
-                    })
-                {
-                    running.push(handle);
-                }
-            }
+        let (helpers_ref, root, helper_limits) = (&mut helpers, &root, &helper_limits);
+        let (mut result, helper_nodes) = thread::scope(|scope| {
+            // The helpers are started by a thread of their own, so that this
+            // thread's search begins at once: starting a thousand threads
+            // takes a good fraction of a second on a busy machine. It
+            // starts no more once this thread's search is over.
+            let starter = thread::Builder::new()
+                .name("search-helpers".into())
+                .spawn_scoped(scope, move || {
+                    let mut running = Vec::new();
+                    for (slot, thread_index) in helpers_ref.iter_mut().zip(1..) {
+                        if sync.stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let mut helper_board = root.clone();
+                        let limits = helper_limits.clone();
+                        let (tt, sync, shared) =
+                            (Arc::clone(tt), Arc::clone(sync), Arc::clone(shared));
+                        let spawned = thread::Builder::new()
+                            .name(format!("search-helper-{thread_index}"))
+                            .stack_size(SEARCH_STACK_BYTES)
+                            .spawn_scoped(scope, move || {
+                                let helper = slot.get_or_insert_with(|| {
+                                    Searcher::with_table(Arc::clone(&tt), thread_index)
+                                });
+                                helper.sync = sync;
+                                helper.tt = tt;
+                                helper.total_nodes = 0;
+                                let time = TimeManager::unlimited(start);
+                                helper.prepare(&helper_board, limits, time, shared);
+                                helper.iterate(&mut helper_board, start, &mut |_| {});
+                                helper.nodes
+                            });
+                        // A helper that cannot get a thread is simply left out.
+                        if let Ok(handle) = spawned {
+                            running.push(handle);
+                        }
+                    }
+                    running
+                });
             let mut result = self.iterate(board, start, report);
             sync.stop.store(true, Ordering::Relaxed);
             // Decide now, from the iterations the helpers have completed,
@@ -181,18 +204,23 @@ impl Searcher {
             }
             result.nodes = self.nodes_all_threads();
             decided(&result);
+            // A helper's panic is a bug: pass it on to the protocol layer,
+            // which recovers with a fresh searcher.
+            let running = match starter.map(ScopedJoinHandle::join) {
+                Ok(Ok(running)) => running,
+                Ok(Err(panic)) => std::panic::resume_unwind(panic),
+                Err(_) => Vec::new(),
+            };
+            let mut helper_nodes = 0u64;
             for handle in running {
-                if let Err(panic) = handle.join() {
-                    // A helper's panic is a bug: pass it on to the protocol
-                    // layer, which recovers with a fresh searcher.
-                    std::panic::resume_unwind(panic);
+                match handle.join() {
+                    Ok(nodes) => helper_nodes = helper_nodes.saturating_add(nodes),
+                    Err(panic) => std::panic::resume_unwind(panic),
                 }
             }
-            result
+            (result, helper_nodes)
         });
-        self.total_nodes = helpers
-            .iter()
-            .fold(self.nodes, |sum, h| sum.saturating_add(h.nodes));
+        self.total_nodes = self.nodes.saturating_add(helper_nodes);
         self.helpers = helpers;
         result.nodes = self.total_nodes;
         result
