@@ -19,12 +19,13 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::{self, ScopedJoinHandle};
+use std::thread;
 use std::time::Instant;
 
 use super::limits::Limits;
 use super::time::TimeManager;
-use super::{Report, SearchResult, Searcher};
+use super::tt::TranspositionTable;
+use super::{Report, SearchResult, SearchShared, Searcher};
 use crate::board::Board;
 
 /// Stack for every search thread: the recursion keeps a move list per ply.
@@ -127,6 +128,65 @@ pub fn pick_result(main: SearchResult, helpers: &[SearchResult]) -> SearchResult
     best
 }
 
+/// What every helper of one search starts from.
+struct Launch<'a> {
+    root: &'a Board,
+    limits: &'a Limits,
+    start: Instant,
+    tt: &'a Arc<TranspositionTable>,
+    sync: &'a Arc<ThreadSync>,
+    shared: &'a Arc<SearchShared>,
+    /// The finished helpers' nodes, summed.
+    nodes: &'a AtomicU64,
+}
+
+/// Starts the helpers in `slots`, numbered from `first`, as a tree: the
+/// first gets a thread, which starts each half of the rest the same way
+/// before it searches. A thousand threads so start in ten generations
+/// rather than one after another from a single thread, which on a busy
+/// machine waits ever longer for the processor among the helpers already
+/// searching (on two cores, starting 1023 helpers one by one took 30 s).
+/// None starts once the main thread's search is over; a helper that
+/// cannot get a thread is left out, with the helpers it would have
+/// started.
+fn launch_helpers<'scope>(
+    scope: &'scope thread::Scope<'scope, '_>,
+    slots: &'scope mut [Option<Searcher>],
+    first: usize,
+    launch: &'scope Launch<'scope>,
+) {
+    let Some((slot, rest)) = slots.split_first_mut() else {
+        return;
+    };
+    if launch.sync.stop.load(Ordering::Relaxed) {
+        return;
+    }
+    let (left, right) = rest.split_at_mut(rest.len() / 2);
+    let right_first = first + 1 + left.len();
+    let _ = thread::Builder::new()
+        .name(format!("search-helper-{first}"))
+        .stack_size(SEARCH_STACK_BYTES)
+        .spawn_scoped(scope, move || {
+            launch_helpers(scope, left, first + 1, launch);
+            launch_helpers(scope, right, right_first, launch);
+            let helper =
+                slot.get_or_insert_with(|| Searcher::with_table(Arc::clone(launch.tt), first));
+            helper.sync = Arc::clone(launch.sync);
+            helper.tt = Arc::clone(launch.tt);
+            helper.total_nodes = 0;
+            let mut board = launch.root.clone();
+            let time = TimeManager::unlimited(launch.start);
+            helper.prepare(
+                &board,
+                launch.limits.clone(),
+                time,
+                Arc::clone(launch.shared),
+            );
+            helper.iterate(&mut board, launch.start, &mut |_| {});
+            launch.nodes.fetch_add(helper.nodes, Ordering::Relaxed);
+        });
+}
+
 impl Searcher {
     /// Lazy SMP: runs the helpers on their own threads while this thread
     /// searches, stops them when this thread's search ends, passes the best
@@ -148,53 +208,29 @@ impl Searcher {
             ..Limits::default()
         };
         let mut helpers = std::mem::take(&mut self.helpers);
-        let root = board.clone();
         let (tt, sync, shared) = (
-            &Arc::clone(&self.tt),
-            &Arc::clone(&self.sync),
-            &Arc::clone(&self.shared),
+            Arc::clone(&self.tt),
+            Arc::clone(&self.sync),
+            Arc::clone(&self.shared),
         );
+        let helper_nodes = AtomicU64::new(0);
+        let root = board.clone();
+        let launch = &Launch {
+            root: &root,
+            limits: &helper_limits,
+            start,
+            tt: &tt,
+            sync: &sync,
+            shared: &shared,
+            nodes: &helper_nodes,
+        };
+        let slots = helpers.as_mut_slice();
         let multi_pv = self.limits.multi_pv;
-        let (helpers_ref, root, helper_limits) = (&mut helpers, &root, &helper_limits);
-        let (mut result, helper_nodes) = thread::scope(|scope| {
-            // The helpers are started by a thread of their own, so that this
-            // thread's search begins at once: starting a thousand threads
-            // takes a good fraction of a second on a busy machine. It
-            // starts no more once this thread's search is over.
-            let starter = thread::Builder::new()
-                .name("search-helpers".into())
-                .spawn_scoped(scope, move || {
-                    let mut running = Vec::new();
-                    for (slot, thread_index) in helpers_ref.iter_mut().zip(1..) {
-                        if sync.stop.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let mut helper_board = root.clone();
-                        let limits = helper_limits.clone();
-                        let (tt, sync, shared) =
-                            (Arc::clone(tt), Arc::clone(sync), Arc::clone(shared));
-                        let spawned = thread::Builder::new()
-                            .name(format!("search-helper-{thread_index}"))
-                            .stack_size(SEARCH_STACK_BYTES)
-                            .spawn_scoped(scope, move || {
-                                let helper = slot.get_or_insert_with(|| {
-                                    Searcher::with_table(Arc::clone(&tt), thread_index)
-                                });
-                                helper.sync = sync;
-                                helper.tt = tt;
-                                helper.total_nodes = 0;
-                                let time = TimeManager::unlimited(start);
-                                helper.prepare(&helper_board, limits, time, shared);
-                                helper.iterate(&mut helper_board, start, &mut |_| {});
-                                helper.nodes
-                            });
-                        // A helper that cannot get a thread is simply left out.
-                        if let Ok(handle) = spawned {
-                            running.push(handle);
-                        }
-                    }
-                    running
-                });
+        // Leaving the scope joins the helpers; a helper's panic (a bug)
+        // then passes on to the protocol layer, which recovers with a
+        // fresh searcher.
+        let mut result = thread::scope(|scope| {
+            launch_helpers(scope, slots, 1, launch);
             let mut result = self.iterate(board, start, report);
             sync.stop.store(true, Ordering::Relaxed);
             // Decide now, from the iterations the helpers have completed,
@@ -204,23 +240,9 @@ impl Searcher {
             }
             result.nodes = self.nodes_all_threads();
             decided(&result);
-            // A helper's panic is a bug: pass it on to the protocol layer,
-            // which recovers with a fresh searcher.
-            let running = match starter.map(ScopedJoinHandle::join) {
-                Ok(Ok(running)) => running,
-                Ok(Err(panic)) => std::panic::resume_unwind(panic),
-                Err(_) => Vec::new(),
-            };
-            let mut helper_nodes = 0u64;
-            for handle in running {
-                match handle.join() {
-                    Ok(nodes) => helper_nodes = helper_nodes.saturating_add(nodes),
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
-            }
-            (result, helper_nodes)
+            result
         });
-        self.total_nodes = self.nodes.saturating_add(helper_nodes);
+        self.total_nodes = self.nodes.saturating_add(helper_nodes.into_inner());
         self.helpers = helpers;
         result.nodes = self.total_nodes;
         result
