@@ -405,13 +405,18 @@ fn absurd_hash_clear_hash_and_many_threads_answer_isready_at_once() {
     #[cfg(target_os = "linux")]
     assert!(note.contains("physical memory"), "{note}");
 
-    // A table a search has written to is cleared in the background; the
-    // next search still finds it empty and plays.
-    e.send("setoption name Hash value 64");
+    // A large table a search has written to is replaced by a fresh one, a
+    // small one zeroed at once; either way the next search plays.
+    e.send("setoption name Hash value 128");
     e.send("go depth 8");
     e.until(Duration::from_secs(60), |l| l.starts_with("bestmove"));
     e.send("setoption name Clear Hash");
     ready_within(&mut e, PROMPT, "Clear Hash of a used table");
+    e.send("go depth 6");
+    e.until(Duration::from_secs(60), |l| l.starts_with("bestmove"));
+    e.send("setoption name Hash value 16");
+    e.send("go depth 6");
+    e.until(Duration::from_secs(60), |l| l.starts_with("bestmove"));
     e.send("ucinewgame");
     e.send("setoption name Clear Hash");
     ready_within(&mut e, PROMPT, "ucinewgame and Clear Hash");

@@ -124,6 +124,22 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
+/// Tables up to this size (MiB) are cleared on the caller's thread: that
+/// takes a few milliseconds, less than a new thread may wait for a core on
+/// a busy machine (clearing the bench's 16 MiB table on a thread of its own
+/// before each position made `kiln bench 1` take 285 ms instead of 240).
+pub const CLEAR_IN_PLACE_MIB: u64 = 64;
+
+/// Drops `table` on a thread of its own: giving back many GiB of touched
+/// pages takes the kernel a noticeable fraction of a second (0.25-0.45 s
+/// for 16 GiB, measured at `quit`). Where no thread can be had, `spawn`
+/// drops the closure and with it the table, here.
+fn free_in_background(table: Arc<TranspositionTable>) {
+    let _ = thread::Builder::new()
+        .name("hash-free".into())
+        .spawn(move || drop(table));
+}
+
 /// How often (in nodes) the search looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
 
@@ -239,25 +255,43 @@ impl Searcher {
     }
 
     /// Empties the transposition table (`Clear Hash`, a new game) without
-    /// making the caller wait: a table no search has written to is already
-    /// empty, and any other is zeroed in place by a thread of its own (as
-    /// many as there are search threads, up to the number of cores), which
-    /// the next search waits for.
+    /// making the caller or the next search wait: a table no search has
+    /// written to is already empty, and a small one is zeroed at once (see
+    /// [`CLEAR_IN_PLACE_MIB`]).
     ///
-    /// Zeroing in place keeps the table's pages: a re-allocated table would
-    /// come as fresh pages that the kernel zeroes on first touch, in the
-    /// middle of the next searches (measured over the 50 bench positions at
-    /// depth 12 with a new game before each, about a third of the search
-    /// time went to page faults with one thread, more with two). In the
-    /// background, the zeroing costs the protocol loop nothing: `isready`
-    /// is answered at once even for a table of many GiB. A GUI normally
-    /// sends `isready` and a position before `go`, which gives the zeroing
-    /// that time; a `go` that comes sooner waits for the rest, on its clock.
+    /// A larger one is replaced by a fresh table of the same size from the
+    /// allocator, whose pages the kernel zeroes as the searches first touch
+    /// them, and the old one is freed on a thread of its own. Zeroing
+    /// such a table in place instead costs about a tenth of a second per
+    /// GiB, or several seconds per GiB where its pages were never touched
+    /// and must be faulted in: measured on a 4 GiB table a one-second
+    /// search had used, a `go` sent right after `Clear Hash` waited 7.6 s
+    /// for it, on its clock. Fresh pages spread that cost over the searches
+    /// and limit it to the pages they reach, as the time checks go on.
+    /// (For small tables it is the other way round: over the 50 bench
+    /// positions at depth 12 with a new game before each, page faults took
+    /// about a third of the search time.)
+    ///
+    /// Where a second table cannot be had while the first is still held,
+    /// the old one is zeroed in place by threads of its own (as many as
+    /// there are search threads, up to the number of cores), which the
+    /// next search waits for.
     pub fn clear_hash(&mut self) {
         if !self.tt_used {
             return;
         }
         self.tt_used = false;
+        if self.tt.size_mib() <= CLEAR_IN_PLACE_MIB {
+            self.tt.clear();
+            return;
+        }
+        if let Some(fresh) = self.tt.empty_like() {
+            let old = Arc::clone(&self.tt);
+            self.share_table(Arc::new(fresh));
+            self.clearing = None;
+            free_in_background(old);
+            return;
+        }
         let table = Arc::clone(&self.tt);
         let workers = self.threads().min(threads::available_cores());
         let spawned = thread::Builder::new()
@@ -287,11 +321,7 @@ impl Searcher {
         let old = Arc::clone(&self.tt);
         self.share_table(Arc::new(TranspositionTable::new(1)));
         self.clearing = None;
-        // Where no thread can be had, `spawn` drops the closure and with
-        // it the old table, here.
-        let _ = thread::Builder::new()
-            .name("hash-free".into())
-            .spawn(move || drop(old));
+        free_in_background(old);
         let table = Arc::new(TranspositionTable::new(mib));
         self.share_table(table);
         self.tt_used = false;
