@@ -142,13 +142,14 @@ struct Launch<'a> {
 
 /// Starts the helpers in `slots`, numbered from `first`, as a tree: the
 /// first gets a thread, which starts each half of the rest the same way
-/// before it searches. A thousand threads so start in ten generations
-/// rather than one after another from a single thread, which on a busy
-/// machine waits ever longer for the processor among the helpers already
-/// searching (on two cores, starting 1023 helpers one by one took 30 s).
-/// None starts once the main thread's search is over; a helper that
-/// cannot get a thread is left out, with the helpers it would have
-/// started.
+/// before it searches. The main thread starts one thread and searches at
+/// once, and on a machine with a core per thread a thousand helpers start
+/// in ten generations, in parallel, rather than one after another. (Where
+/// the threads far outnumber the cores, each new thread waits its turn
+/// among those already searching: on two cores, about 500 of 1023 helpers
+/// were running after 8 s.) None starts once the main thread's search is
+/// over; a helper that cannot get a thread is left out, with the helpers
+/// it would have started.
 fn launch_helpers<'scope>(
     scope: &'scope thread::Scope<'scope, '_>,
     slots: &'scope mut [Option<Searcher>],
