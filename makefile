@@ -5,10 +5,26 @@
 # release profile of Cargo.toml and the x86-64-v2 CPU baseline of
 # .cargo/config.toml (an explicit RUSTFLAGS in the environment replaces it,
 # as it does for cargo).
+#
+# It is also reproducible (docs/reproducible-builds.md): the binary carries
+# source paths (debug information, panic locations, the `include!`d files
+# the build script generates), and the flags below write them as /kiln (this
+# checkout), /kiln-target (the target directory) and /cargo (Cargo's home,
+# where the dependencies' sources are), so that the same commit built with
+# the same Rust release gives the same bytes in any directory. `make
+# reproduce` checks that: it builds this commit in two fresh clones and
+# compares the binaries.
 
 EXE ?= kiln
 CARGO ?= cargo
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+CARGO_HOME_DIR := $(or $(CARGO_HOME),$(HOME)/.cargo)
+
+# Joined to .cargo/config.toml's flags; the last prefix that matches wins,
+# so the target directory (inside the checkout by default) comes last.
+REMAP := \"--remap-path-prefix=$(abspath $(CARGO_HOME_DIR))=/cargo\", \
+	\"--remap-path-prefix=$(CURDIR)=/kiln\", \
+	\"--remap-path-prefix=$(abspath $(TARGET_DIR))=/kiln-target\"
 
 ifeq ($(OS),Windows_NT)
 	SUFFIX := .exe
@@ -18,12 +34,28 @@ else
 	NAME := $(EXE)
 endif
 
-.PHONY: all clean
+.PHONY: all clean reproduce
 
 all:
-	$(CARGO) build --release --locked --bin kiln
+	$(CARGO) build --release --locked --bin kiln \
+		--config "target.'cfg(all())'.rustflags = [$(REMAP)]"
 	cp $(TARGET_DIR)/release/kiln$(SUFFIX) $(NAME)
 
 clean:
 	$(CARGO) clean
 	rm -f $(NAME)
+
+# Two clean builds of the committed HEAD in fresh clones at different
+# depths (REPRO_DIR, a new temporary directory by default), then `cmp`.
+reproduce:
+	@set -e; \
+	commit=$$(git rev-parse HEAD); \
+	dir=$${REPRO_DIR:-$$(mktemp -d)}; \
+	for clone in $$dir/one $$dir/two/levels/down; do \
+		git clone --quiet --no-checkout "$(CURDIR)" $$clone; \
+		git -C $$clone checkout --quiet $$commit; \
+		env -u CARGO_TARGET_DIR $(MAKE) --no-print-directory -C $$clone EXE=kiln-$$commit; \
+	done; \
+	cmp $$dir/one/kiln-$$commit $$dir/two/levels/down/kiln-$$commit; \
+	sha256sum $$dir/one/kiln-$$commit $$dir/two/levels/down/kiln-$$commit; \
+	echo "reproducible: $$commit builds the same binary in $$dir/one and $$dir/two/levels/down"

@@ -164,9 +164,9 @@ fn handshake_identifies_and_declares_options() {
     assert!(lines[0].contains("(tables "), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
     for option in [
-        "option name Hash type spin default 16 min 1 max 65536",
+        "option name Hash type spin default 16 min 1 max ",
         "option name Clear Hash type button",
-        "option name Threads type spin",
+        "option name Threads type spin default 1 min 1 max 1024",
         "option name Move Overhead type spin",
         "option name Ponder type check",
         "option name UCI_Chess960 type check",
@@ -422,6 +422,69 @@ fn quit_during_search_and_eof_exit_promptly() {
     assert!(e.close_and_wait(Duration::from_secs(2)).success());
 }
 
+/// Sends `isready` and asserts that `readyok` comes within `limit`.
+fn ready_within(e: &mut Engine, limit: Duration, after: &str) -> Vec<String> {
+    let sent = Instant::now();
+    let lines = e.ready();
+    let took = sent.elapsed();
+    assert!(took < limit, "readyok after {after} took {took:?}");
+    lines
+}
+
+/// No option value stalls the loop: an absurd hash size is cut to the
+/// machine's memory with a message, and neither clearing that table, nor
+/// clearing one a search has filled, nor starting the most threads keeps
+/// `isready` waiting; `quit` then exits at once. (The bounds are generous
+/// for a loaded machine; the engine answers in about a millisecond.)
+#[test]
+fn absurd_hash_clear_hash_and_many_threads_answer_isready_at_once() {
+    const PROMPT: Duration = Duration::from_secs(2);
+    let mut e = Engine::start();
+    e.send("setoption name Hash value 99999999999999999999");
+    e.send("setoption name Clear Hash");
+    let lines = ready_within(&mut e, PROMPT, "an absurd Hash and Clear Hash");
+    let note = lines
+        .iter()
+        .find(|l| l.starts_with("info string option 'Hash' value 99999999999999999999"))
+        .unwrap_or_else(|| panic!("no message about the hash size: {lines:?}"));
+    assert!(note.contains("out of range, set to "), "{note}");
+    #[cfg(target_os = "linux")]
+    assert!(note.contains("physical memory"), "{note}");
+
+    // A large table a search has written to is replaced by a fresh one, a
+    // small one zeroed at once; either way the next search plays.
+    e.send("setoption name Hash value 128");
+    e.send("go depth 8");
+    e.until(Duration::from_secs(60), |l| l.starts_with("bestmove"));
+    e.send("setoption name Clear Hash");
+    ready_within(&mut e, PROMPT, "Clear Hash of a used table");
+    e.send("go depth 6");
+    e.until(Duration::from_secs(60), |l| l.starts_with("bestmove"));
+    e.send("setoption name Hash value 16");
+    e.send("go depth 6");
+    e.until(Duration::from_secs(60), |l| l.starts_with("bestmove"));
+    e.send("ucinewgame");
+    e.send("setoption name Clear Hash");
+    ready_within(&mut e, PROMPT, "ucinewgame and Clear Hash");
+    e.send("go depth 4");
+    let lines = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove"));
+    legal_bestmove(&lines, START, &[]);
+
+    e.send("setoption name Threads value 1024");
+    ready_within(&mut e, PROMPT, "Threads 1024");
+    e.send("go depth 1");
+    let lines = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove"));
+    legal_bestmove(&lines, START, &[]);
+    e.send("setoption name Hash value 99999999999999999999");
+    e.send("setoption name Clear Hash");
+    ready_within(&mut e, PROMPT, "a second absurd Hash");
+
+    e.send("quit");
+    let sent = Instant::now();
+    assert!(e.close_and_wait(Duration::from_secs(5)).success());
+    assert!(sent.elapsed() < PROMPT, "quit took {:?}", sent.elapsed());
+}
+
 #[test]
 fn quit_or_end_of_input_after_go_perft_prints_the_count_first() {
     for ending in ["quit", ""] {
@@ -639,7 +702,7 @@ fn threads_option_and_multi_threaded_searches() {
         .find(|l| l.starts_with("option name Threads type spin default 1 min 1 max "))
         .unwrap_or_else(|| panic!("Threads option: {lines:?}"));
     let max: u64 = declared.rsplit(' ').next().unwrap().parse().unwrap();
-    assert!(max >= 4, "{declared}");
+    assert_eq!(max, 1024, "{declared}");
 
     for (value, answer) in [
         ("0", "out of range, set to 1"),

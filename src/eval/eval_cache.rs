@@ -7,15 +7,20 @@
 //! changes speed, never the search (the node counts stay identical).
 //!
 //! Each entry is one `u64`: the key's upper 48 bits (the lower bits choose
-//! the slot) and the side-to-move score in the lower 16. An empty slot holds
-//! the score `i16::MIN`, which no evaluation produces (scores are clamped to
-//! ±[`MAX_EVAL`]), so it never answers a probe. Nothing ever needs
-//! clearing: the weights are compiled in, so a stored score never goes stale.
+//! the slot) and the side-to-move score in the lower 16, stored with its
+//! sign bit flipped so that an all-zero slot holds the score `i16::MIN`,
+//! which no evaluation produces (scores are clamped to ±[`MAX_EVAL`]): an
+//! empty slot never answers a probe, and a new cache is a zeroed allocation
+//! whose pages the system supplies on first touch, so a search thread that
+//! is set up but searches little costs little memory (1024 threads set up
+//! their caches without writing 1 GiB). Nothing ever needs clearing: the
+//! weights are compiled in, so a stored score never goes stale.
 
 use super::score::{MAX_EVAL, Score};
 
-/// The score bits of an empty slot: outside the evaluation's range.
-const EMPTY: u64 = i16::MIN as u16 as u64;
+/// Flips the sign bit of the stored score: the zero bits of an empty slot
+/// then read as `i16::MIN`, outside the evaluation's range.
+const FLIP: u16 = 0x8000;
 
 /// A direct-mapped table of static evaluations.
 #[derive(Clone, Debug)]
@@ -30,7 +35,7 @@ impl EvalCache {
     /// An empty cache.
     pub fn new() -> Self {
         EvalCache {
-            entries: vec![EMPTY; Self::ENTRIES],
+            entries: vec![0; Self::ENTRIES],
         }
     }
 
@@ -38,9 +43,8 @@ impl EvalCache {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Score> {
         let entry = self.entries[Self::slot(key)];
-        let score_bits = entry as u16;
-        (entry >> 16 == key >> 16 && u64::from(score_bits) != EMPTY)
-            .then_some(Score::from(score_bits as i16))
+        let score = (entry as u16 ^ FLIP) as i16;
+        (entry >> 16 == key >> 16 && score != i16::MIN).then_some(Score::from(score))
     }
 
     /// Remembers `score`, the side-to-move evaluation of the position with
@@ -49,7 +53,7 @@ impl EvalCache {
     pub fn store(&mut self, key: u64, score: Score) {
         debug_assert!(score.abs() <= MAX_EVAL);
         let slot = Self::slot(key);
-        self.entries[slot] = (key >> 16) << 16 | u64::from(score as i16 as u16);
+        self.entries[slot] = (key >> 16) << 16 | u64::from(score as i16 as u16 ^ FLIP);
     }
 
     /// Asks the CPU to start loading the slot of `key` (see

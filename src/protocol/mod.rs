@@ -1,8 +1,9 @@
 //! What the two protocols share: reading the GUI's lines ([`input`]),
 //! running the search on its own thread ([`search_thread`]), the options
-//! both expose ([`options`]: hash size and threads) and the text commands
-//! that print a position ([`display`]), and the win/draw/loss model of
-//! the scores they report ([`wdl`]).
+//! both expose ([`options`]: hash size and threads, the hash bounded by the
+//! machine's [`memory`]), the text commands that print a position
+//! ([`display`]), and the win/draw/loss model of the scores they report
+//! ([`wdl`]).
 //!
 //! The protocol modules ([`uci`](crate::uci), [`xboard`](crate::xboard))
 //! keep only what is theirs: their command syntax, their output format and
@@ -11,6 +12,7 @@
 
 pub mod display;
 pub mod input;
+pub mod memory;
 pub mod options;
 pub mod search_thread;
 pub mod wdl;

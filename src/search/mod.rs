@@ -51,6 +51,7 @@ pub use tablebase::TbSettings;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Move};
@@ -129,6 +130,22 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
+/// Tables up to this size (MiB) are cleared on the caller's thread: that
+/// takes a few milliseconds, less than a new thread may wait for a core on
+/// a busy machine (clearing the bench's 16 MiB table on a thread of its own
+/// before each position made `kiln bench 1` take 285 ms instead of 240).
+pub const CLEAR_IN_PLACE_MIB: u64 = 64;
+
+/// Drops `table` on a thread of its own: giving back many GiB of touched
+/// pages takes the kernel a noticeable fraction of a second (0.25-0.45 s
+/// for 16 GiB, measured at `quit`). Where no thread can be had, `spawn`
+/// drops the closure and with it the table, here.
+fn free_in_background(table: Arc<TranspositionTable>) {
+    let _ = thread::Builder::new()
+        .name("hash-free".into())
+        .spawn(move || drop(table));
+}
+
 /// How often (in nodes) the search looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
 
@@ -153,11 +170,21 @@ pub struct Searcher {
     /// The transposition table, kept across searches and shared by all
     /// threads.
     tt: Arc<TranspositionTable>,
+    /// Whether a search has run on the table since it was allocated or
+    /// last cleared: a table no search has written to needs no clearing.
+    tt_used: bool,
+    /// The thread zeroing the table after `Clear Hash` or a new game; the
+    /// next search waits for it (see [`clear_hash`](Self::clear_hash)).
+    clearing: Option<JoinHandle<()>>,
     /// Move-ordering statistics, kept across searches of a game (each
     /// thread has its own).
     pub heuristics: Heuristics,
-    /// Lazy SMP helpers (empty with one thread; helpers have none).
-    helpers: Vec<Searcher>,
+    /// Lazy SMP helpers, a slot per thread beyond the first (none with one
+    /// thread; helpers have none). A slot stays empty until the helper's
+    /// first search, which builds it on the helper's own thread: setting
+    /// 1024 threads costs nothing until they search, and then each thread
+    /// sets up its own tables in parallel.
+    helpers: Vec<Option<Searcher>>,
     /// 0 for the main thread, 1.. for helpers.
     thread_index: usize,
     /// The current search's stop flag and node count for the helpers.
@@ -209,6 +236,8 @@ impl Searcher {
     fn with_table(tt: Arc<TranspositionTable>, thread_index: usize) -> Self {
         Self {
             tt,
+            tt_used: false,
+            clearing: None,
             heuristics: Heuristics::new(),
             helpers: Vec::new(),
             thread_index,
@@ -237,7 +266,7 @@ impl Searcher {
 
     /// Resizes the transposition table to `mib` MiB and returns the size
     /// obtained, which is smaller when that much memory cannot be had. The
-    /// old table is dropped first so that both never coexist.
+    /// old table is let go first (see [`replace_table`](Self::replace_table)).
     pub fn resize_hash(&mut self, mib: u64) -> u64 {
         if self.tt.size_mib() != mib {
             self.replace_table(mib);
@@ -245,22 +274,81 @@ impl Searcher {
         self.tt.size_mib()
     }
 
-    /// Empties the transposition table (`Clear Hash`).
+    /// Empties the transposition table (`Clear Hash`, a new game) without
+    /// making the caller or the next search wait: a table no search has
+    /// written to is already empty, and a small one is zeroed at once (see
+    /// [`CLEAR_IN_PLACE_MIB`]).
+    ///
+    /// A larger one is replaced by a fresh table of the same size from the
+    /// allocator, whose pages the kernel zeroes as the searches first touch
+    /// them, and the old one is freed on a thread of its own. Zeroing
+    /// such a table in place instead costs about a tenth of a second per
+    /// GiB, or several seconds per GiB where its pages were never touched
+    /// and must be faulted in: measured on a 4 GiB table a one-second
+    /// search had used, a `go` sent right after `Clear Hash` waited 7.6 s
+    /// for it, on its clock. Fresh pages spread that cost over the searches
+    /// and limit it to the pages they reach, as the time checks go on.
+    /// (For small tables it is the other way round: over the 50 bench
+    /// positions at depth 12 with a new game before each, page faults took
+    /// about a third of the search time.)
+    ///
+    /// Where a second table cannot be had while the first is still held,
+    /// the old one is zeroed in place by threads of its own (as many as
+    /// there are search threads, up to the number of cores), which the
+    /// next search waits for.
     pub fn clear_hash(&mut self) {
-        self.tt.clear();
+        if !self.tt_used {
+            return;
+        }
+        self.tt_used = false;
+        if self.tt.size_mib() <= CLEAR_IN_PLACE_MIB {
+            self.tt.clear();
+            return;
+        }
+        if let Some(fresh) = self.tt.empty_like() {
+            let old = Arc::clone(&self.tt);
+            self.share_table(Arc::new(fresh));
+            self.clearing = None;
+            free_in_background(old);
+            return;
+        }
+        let table = Arc::clone(&self.tt);
+        let workers = self.threads().min(threads::available_cores());
+        let spawned = thread::Builder::new()
+            .name("hash-clear".into())
+            .spawn(move || TranspositionTable::clear_shared(&table, workers));
+        match spawned {
+            Ok(handle) => self.clearing = Some(handle),
+            // No thread to be had: zero it here.
+            Err(_) => self.tt.clear(),
+        }
     }
 
-    /// Gives every thread a new, empty table of `mib` MiB. The old table is
-    /// released by all threads first, so both never coexist; the new one
-    /// comes zeroed from the allocator (no clearing loop).
+    /// Waits for the table's background clearing, if one runs.
+    fn finish_clearing(&mut self) {
+        if let Some(Err(panic)) = self.clearing.take().map(JoinHandle::join) {
+            // A bug: pass it on like a search thread's panic.
+            std::panic::resume_unwind(panic);
+        }
+    }
+
+    /// Gives every thread a new, empty table of `mib` MiB, which comes
+    /// zeroed from the allocator (no clearing loop). The old table is
+    /// released by all threads first and freed on a thread of its own
+    /// (giving back many GiB of touched pages takes the kernel a noticeable
+    /// fraction of a second); a clearing still running on it stops.
     fn replace_table(&mut self, mib: u64) {
+        let old = Arc::clone(&self.tt);
         self.share_table(Arc::new(TranspositionTable::new(1)));
+        self.clearing = None;
+        free_in_background(old);
         let table = Arc::new(TranspositionTable::new(mib));
         self.share_table(table);
+        self.tt_used = false;
     }
 
     fn share_table(&mut self, table: Arc<TranspositionTable>) {
-        for helper in &mut self.helpers {
+        for helper in self.helpers.iter_mut().flatten() {
             helper.tt = Arc::clone(&table);
         }
         self.tt = table;
@@ -277,15 +365,9 @@ impl Searcher {
     }
 
     /// Sets the number of search threads (at least one). Existing helpers
-    /// keep their statistics; new ones start empty.
+    /// keep their statistics; new ones are built by their first search.
     pub fn set_threads(&mut self, threads: usize) {
-        let helpers = threads.max(1) - 1;
-        self.helpers.truncate(helpers);
-        while self.helpers.len() < helpers {
-            let index = self.helpers.len() + 1;
-            self.helpers
-                .push(Self::with_table(Arc::clone(&self.tt), index));
-        }
+        self.helpers.resize_with(threads.max(1) - 1, || None);
     }
 
     /// Forgets the previous game: empties the TT and every thread's
@@ -294,7 +376,7 @@ impl Searcher {
         self.clear_hash();
         self.heuristics.clear();
         self.correction.clear();
-        for helper in &mut self.helpers {
+        for helper in self.helpers.iter_mut().flatten() {
             helper.heuristics.clear();
             helper.correction.clear();
         }
@@ -343,6 +425,8 @@ impl Searcher {
         decided: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
         let start = limits.received.unwrap_or_else(Instant::now);
+        self.finish_clearing();
+        self.tt_used = true;
         let time = TimeManager::new(
             limits,
             move_overhead,

@@ -54,7 +54,9 @@ impl Searcher {
     /// Gives every thread the tables (`None` drops them: every thread's
     /// handle goes, so a new path can be loaded).
     pub fn set_tablebases(&mut self, tables: Option<Arc<Tablebases>>) {
-        for helper in &mut self.helpers {
+        // Helpers not built yet get the tables from the main thread when
+        // their first search starts.
+        for helper in self.helpers.iter_mut().flatten() {
             helper.tablebases.clone_from(&tables);
         }
         self.tablebases = tables;

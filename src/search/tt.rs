@@ -30,12 +30,17 @@
 //! `unsafe` is involved beyond the zeroed allocation below.
 //!
 //! The memory comes from the allocator's zeroed allocation: the operating
-//! system hands out zero pages on first touch, so creating (or clearing,
-//! which re-allocates) even a large table costs no initialisation loop. The
-//! allocation is fallible: when a size cannot be had, the table halves it
-//! until it can, rather than aborting the process.
+//! system hands out zero pages on first touch, so creating even a large
+//! table costs no initialisation loop. The allocation is fallible: when a
+//! size cannot be had, the table halves it until it can, rather than
+//! aborting the process. Clearing writes zeros in place, on the caller's
+//! thread or on as many as it gives ([`TranspositionTable::clear_shared`]);
+//! the searcher replaces a large table by a fresh one instead
+//! ([`Searcher::clear_hash`](super::Searcher::clear_hash)).
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::thread;
 
 use crate::eval::score::{Score, TB_BOUND, is_decisive};
 
@@ -112,12 +117,8 @@ impl TranspositionTable {
             .saturating_mul(1 << 20);
         let mut buckets = (bytes / BUCKET_BYTES).max(1);
         loop {
-            if let Some(entries) = zeroed_words(buckets * ENTRIES_PER_BUCKET) {
-                return Self {
-                    entries,
-                    buckets,
-                    generation: AtomicU8::new(0),
-                };
+            if let Some(table) = Self::with_buckets(buckets) {
+                return table;
             }
             if buckets == 1 {
                 // Not even 32 bytes: nothing sensible is left to do.
@@ -129,27 +130,68 @@ impl TranspositionTable {
         }
     }
 
+    /// A new, empty table of the same size as this one, or `None` if that
+    /// much more memory cannot be had.
+    pub fn empty_like(&self) -> Option<Self> {
+        Self::with_buckets(self.buckets)
+    }
+
+    fn with_buckets(buckets: usize) -> Option<Self> {
+        let entries = zeroed_words(buckets.checked_mul(ENTRIES_PER_BUCKET)?)?;
+        Some(Self {
+            entries,
+            buckets,
+            generation: AtomicU8::new(0),
+        })
+    }
+
     /// Size in MiB.
     pub fn size_mib(&self) -> u64 {
         ((self.buckets * BUCKET_BYTES) >> 20) as u64
     }
 
-    /// Empties the table by writing zeros over it, in place.
-    ///
-    /// Re-allocating zeroed memory instead would hand back fresh pages that
-    /// the kernel zeroes on first touch, in the middle of the next searches:
-    /// measured over the 50 bench positions at depth 12 with `ucinewgame`
-    /// before each, that cost about a third of the search time in page
-    /// faults with one thread, and more with two, whose faults contend.
-    /// Zeroing here, at `ucinewgame` or `Clear Hash`, keeps that cost off
-    /// the clock. Callers must not run a search meanwhile (the searcher is
-    /// idle whenever the protocol calls this), though a concurrent prober
-    /// would only see empty or valid entries.
+    /// Empties the table by writing zeros over it, in place, on this
+    /// thread. Callers must not run a search meanwhile, though a concurrent
+    /// prober would only see empty or valid entries.
     pub fn clear(&self) {
-        for entry in self.entries.iter() {
-            entry.store(0, Ordering::Relaxed);
-        }
+        zero(&self.entries);
         self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// [`clear`](Self::clear) with `workers` threads, each zeroing its own
+    /// contiguous part (memory bandwidth is the limit, which one core does
+    /// not reach). Meant to run in the background: it gives up, leaving
+    /// the table to be freed, once `table` holds the last reference to it
+    /// (its owner has moved on to a new table). A worker that cannot be
+    /// started leaves its part to this thread.
+    pub fn clear_shared(table: &Arc<Self>, workers: usize) {
+        /// Words zeroed between checks for an abandoned table: 16 MiB, a
+        /// few milliseconds.
+        const STRETCH: usize = 1 << 21;
+        let abandoned = || Arc::strong_count(table) == 1;
+        let zero_part = |part: &[AtomicU64]| {
+            for stretch in part.chunks(STRETCH) {
+                if abandoned() {
+                    return;
+                }
+                zero(stretch);
+            }
+        };
+        let part_len = table.entries.len().div_ceil(workers.max(1)).max(1);
+        thread::scope(|scope| {
+            let mut parts = table.entries.chunks(part_len);
+            let own = parts.next().unwrap_or(&[]);
+            for part in parts {
+                let spawned = thread::Builder::new()
+                    .name("hash-clear".into())
+                    .spawn_scoped(scope, move || zero_part(part));
+                if spawned.is_err() {
+                    zero_part(part);
+                }
+            }
+            zero_part(own);
+        });
+        table.generation.store(0, Ordering::Relaxed);
     }
 
     /// Starts a new search: entries from older searches become preferred
@@ -271,6 +313,21 @@ impl TranspositionTable {
             .filter(|&e| e != 0 && (e >> 58) as u8 == generation)
             .count();
         (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+/// Writes zero over every word of `words`.
+///
+/// Every word is written, even one that is zero already. Reading first
+/// would spare the pages of a large table that no search has reached, but
+/// the read maps the kernel's shared zero page there, and on current Linux
+/// kernels a later write to such a page gets a 4 KiB page where a write to
+/// an untouched page of the table gets a 2 MiB one (see
+/// [`advise_huge_pages`]): the table would drift onto small pages and
+/// every search would miss the TLB more often.
+fn zero(words: &[AtomicU64]) {
+    for word in words {
+        word.store(0, Ordering::Relaxed);
     }
 }
 
@@ -469,5 +526,36 @@ mod tests {
         tt.clear();
         assert_eq!(tt.hashfull(), 0);
         assert_eq!(tt.size_mib(), 1);
+    }
+
+    #[test]
+    fn clearing_on_several_threads_empties_every_entry() {
+        let tt = Arc::new(TranspositionTable::new(1));
+        let _owner = Arc::clone(&tt);
+        for (i, word) in tt.entries.iter().enumerate() {
+            word.store(i as u64 | 1, Ordering::Relaxed);
+        }
+        tt.new_search();
+        TranspositionTable::clear_shared(&tt, 3);
+        assert!(tt.entries.iter().all(|w| w.load(Ordering::Relaxed) == 0));
+        assert_eq!(tt.generation(), 0);
+    }
+
+    #[test]
+    fn an_empty_table_like_another() {
+        let tt = TranspositionTable::new(2);
+        tt.store(99 << 40, 1, 0, 1, Bound::Exact, 0);
+        let fresh = tt.empty_like().expect("2 MiB");
+        assert_eq!(fresh.size_mib(), 2);
+        assert_eq!(fresh.probe(99 << 40, 0), None);
+        assert!(tt.probe(99 << 40, 0).is_some());
+    }
+
+    #[test]
+    fn an_abandoned_table_is_not_cleared() {
+        let tt = Arc::new(TranspositionTable::new(1));
+        tt.entries[0].store(7, Ordering::Relaxed);
+        TranspositionTable::clear_shared(&tt, 2);
+        assert_eq!(tt.entries[0].load(Ordering::Relaxed), 7);
     }
 }

@@ -46,7 +46,7 @@ use super::uci_client::{MATE_LABEL, UciClient, UciClientError};
 use crate::board::{Board, Color, FenError, STARTPOS};
 use crate::eval::score::{MATE_BOUND, Score};
 use crate::movegen::{MoveList, MoveParseError, generate_all, parse_uci_move};
-use crate::protocol::options::HASH_MIB;
+use crate::protocol::options::hash_mib;
 use crate::rng::Rng;
 use crate::search::limits::Limits;
 use crate::search::{SearchShared, Searcher};
@@ -126,7 +126,7 @@ impl Options {
             threads: 1,
             openings: None,
             random_plies: 8,
-            hash_mib: HASH_MIB.default,
+            hash_mib: hash_mib().default,
             opponent: None,
             opponent_nodes: 10_000,
             text: false,
@@ -145,7 +145,10 @@ impl Options {
                 "--threads" => options.threads = args.number(flag, 1, 256)? as usize,
                 "--openings" => options.openings = Some(args.value(flag)?),
                 "--random-plies" => options.random_plies = args.number(flag, 0, 200)? as u32,
-                "--hash" => options.hash_mib = args.number(flag, HASH_MIB.min, HASH_MIB.max)?,
+                "--hash" => {
+                    let range = hash_mib();
+                    options.hash_mib = args.number(flag, range.min, range.max)?;
+                }
                 "--opponent" => options.opponent = Some(args.value(flag)?),
                 "--opponent-nodes" => {
                     options.opponent_nodes = args.number(flag, 1, 100_000_000)?;

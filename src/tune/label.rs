@@ -25,7 +25,7 @@ use super::progress::Progress;
 pub use super::uci_client::MATE_LABEL;
 use super::uci_client::{UciClient, UciClientError};
 use crate::board::Board;
-use crate::protocol::options::HASH_MIB;
+use crate::protocol::options::hash_mib;
 
 /// Usage text of `kiln label`.
 pub const USAGE: &str = "\
@@ -76,7 +76,7 @@ impl Options {
             engine: String::new(),
             depth: 6,
             threads: 1,
-            hash_mib: HASH_MIB.default,
+            hash_mib: hash_mib().default,
         };
         let parsed = for_each_option(args, |flag, args| {
             match flag {
@@ -85,7 +85,10 @@ impl Options {
                 "--engine" => engine = Some(args.value(flag)?),
                 "--depth" => options.depth = args.number(flag, 1, 64)?,
                 "--threads" => options.threads = args.number(flag, 1, 256)? as usize,
-                "--hash" => options.hash_mib = args.number(flag, HASH_MIB.min, HASH_MIB.max)?,
+                "--hash" => {
+                    let range = hash_mib();
+                    options.hash_mib = args.number(flag, range.min, range.max)?;
+                }
                 _ => return Ok(false),
             }
             Ok(true)

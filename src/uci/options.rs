@@ -9,7 +9,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::protocol::options::{HASH_MIB, Range, threads};
+use crate::protocol::options::{Range, THREADS, hash_limit_reason, hash_mib};
 use crate::search::TbSettings;
 
 /// The options Kiln declares.
@@ -100,8 +100,8 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Self {
-            hash_mb: HASH_MIB.default,
-            threads: threads().default,
+            hash_mb: hash_mib().default,
+            threads: THREADS.default,
             move_overhead: MOVE_OVERHEAD.default,
             ponder: false,
             chess960: false,
@@ -153,15 +153,21 @@ pub struct Clamped {
     pub used: u64,
     /// The option's range.
     pub range: Range,
+    /// What the maximum stands for, when it depends on the machine.
+    pub limit: Option<&'static str>,
 }
 
 impl fmt::Display for Clamped {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "option '{}' value {} out of range, set to {} ({}..{})",
+            "option '{}' value {} out of range, set to {} ({}..{}",
             self.name, self.given, self.used, self.range.min, self.range.max
-        )
+        )?;
+        match self.limit {
+            Some(limit) => write!(f, "; the maximum is {limit})"),
+            None => f.write_str(")"),
+        }
     }
 }
 
@@ -217,9 +223,9 @@ impl Options {
                 spin.default, spin.min, spin.max
             );
         };
-        spin(&mut s, "Hash", HASH_MIB);
+        spin(&mut s, "Hash", hash_mib());
         s.push_str("option name Clear Hash type button\n");
-        spin(&mut s, "Threads", threads());
+        spin(&mut s, "Threads", THREADS);
         spin(&mut s, "Move Overhead", MOVE_OVERHEAD);
         s.push_str("option name Ponder type check default false\n");
         s.push_str("option name UCI_Chess960 type check default false\n");
@@ -259,7 +265,10 @@ impl Options {
                 done(Effect::None)
             }
             OptionName::Hash => {
-                let (v, note) = spin(name, value, HASH_MIB)?;
+                let (v, mut note) = spin(name, value, hash_mib())?;
+                if let Some(note) = note.as_mut().filter(|n| n.used == n.range.max) {
+                    note.limit = Some(hash_limit_reason());
+                }
                 self.hash_mb = v;
                 Ok(Applied {
                     effect: Effect::ResizeHash(v),
@@ -267,7 +276,7 @@ impl Options {
                 })
             }
             OptionName::Threads => {
-                let (v, note) = spin(name, value, threads())?;
+                let (v, note) = spin(name, value, THREADS)?;
                 self.threads = v;
                 Ok(Applied {
                     effect: Effect::SetThreads(usize::try_from(v).unwrap_or(1)),
@@ -348,6 +357,7 @@ fn spin(
         given: text.to_string(),
         used,
         range,
+        limit: None,
     });
     Ok((used, note))
 }
@@ -372,9 +382,10 @@ mod tests {
     #[test]
     fn bad_values_are_clamped_or_refused() {
         let mut o = Options::default();
-        let a = o.set("Hash", Some("1000000")).unwrap();
-        assert_eq!(o.hash_mb, 65_536);
-        assert!(a.note.is_some());
+        let a = o.set("Hash", Some("99999999999999999999")).unwrap();
+        assert_eq!(o.hash_mb, hash_mib().max);
+        let note = a.note.map(|n| n.to_string()).unwrap_or_default();
+        assert!(note.contains(hash_limit_reason()), "{note}");
         o.set("Hash", Some("0")).unwrap();
         assert_eq!(o.hash_mb, 1);
         assert_eq!(
@@ -426,9 +437,10 @@ mod tests {
     }
 
     #[test]
-    fn threads_are_bounded_by_the_machine() {
+    fn threads_reach_1024() {
         let mut o = Options::default();
-        let max = threads().max;
+        let max = THREADS.max;
+        assert_eq!(max, 1024);
         assert_eq!(
             o.set("Threads", Some("2")).unwrap().effect,
             Effect::SetThreads(2)

@@ -31,7 +31,7 @@ use super::time_control::TimeControl;
 use crate::board::{Board, Color, FenError, Move};
 use crate::eval::score::{Score, is_mate};
 use crate::movegen::{MoveList, count_legal, generate_all};
-use crate::protocol::options::{HASH_MIB, threads as threads_range};
+use crate::protocol::options::{THREADS, hash_limit_reason, hash_mib};
 use crate::protocol::{LineReader, SearchFailed, SearchThread, send};
 use crate::search::limits::Limits;
 use crate::search::{SearchResult, SearchShared};
@@ -196,10 +196,10 @@ impl Engine {
             post: Arc::new(AtomicBool::new(false)),
             ponder: false,
             resign_enabled: false,
-            hash_mib: HASH_MIB.default,
+            hash_mib: hash_mib().default,
             pending_hash: None,
             pending_threads: None,
-            search: SearchThread::new(HASH_MIB.default),
+            search: SearchThread::new(hash_mib().default),
             task: None,
             next_task_id: 0,
             events,
@@ -441,7 +441,17 @@ impl Engine {
     }
 
     fn set_hash(&mut self, mib: u64) {
-        let mib = HASH_MIB.clamp(mib);
+        let range = hash_mib();
+        let mib = if mib > range.max {
+            send(&format!(
+                "# memory {mib}: using {} MiB, {}",
+                range.max,
+                hash_limit_reason()
+            ));
+            range.max
+        } else {
+            range.clamp(mib)
+        };
         if self.task.is_some() {
             self.pending_hash = Some(mib);
             return;
@@ -471,7 +481,7 @@ impl Engine {
     /// `cores N`: search with N threads (Lazy SMP), within the range of
     /// the UCI option `Threads`. Applied when no search runs.
     fn set_cores(&mut self, cores: u64) {
-        let range = threads_range();
+        let range = THREADS;
         let clamped = range.clamp(cores);
         if clamped != cores {
             send(&format!(
