@@ -3,9 +3,9 @@
 //! `kiln datagen` labels each position with the result of a fast self-play
 //! game, a noisy signal: one game says little about one position, so the
 //! tuner needs millions of them. A stronger engine's search score is a far
-//! less noisy label. This command reads `datagen` output, asks a UCI engine
-//! (for instance Stockfish) for a fixed-depth search of each position, and
-//! writes the same lines with the score column replaced by that engine's
+//! less noisy label. This command reads `datagen` output (binary records or
+//! text lines), asks a UCI engine (for instance Stockfish) for a fixed-depth
+//! search of each position, and writes text lines whose score is that engine's
 //! score (centipawns, White's view; mates as ±[`MATE_LABEL`]). The game
 //! result is kept, so `kiln tune --lambda` can blend the two.
 //!
@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::file_error::{FileAction, FileError};
 use super::options::{ArgError, Parsed, for_each_option};
 use super::progress::Progress;
+use super::record::{self, DataError};
 pub use super::uci_client::MATE_LABEL;
 use super::uci_client::{UciClient, UciClientError};
 use crate::board::Board;
@@ -31,11 +32,12 @@ use crate::protocol::options::hash_mib;
 pub const USAGE: &str = "\
 usage: kiln label --data <file> --out <file> --engine <path> [options]
 
-Re-scores training positions (`kiln datagen` lines) with a fixed-depth
-search of another UCI engine: the score column becomes that engine's score
-(centipawns, White's view); the game result is kept.
+Re-scores training positions (`kiln datagen` output) with a fixed-depth
+search of another UCI engine: the output is `<fen> | <result> | <score>`
+lines with that engine's score (centipawns, White's view); the game result
+is kept.
 
-  --data <file>            input: `<fen> | <result> | <score>` lines
+  --data <file>            input: binary records or text lines
   --out <file>             output file (created or truncated)
   --engine <path>          the UCI engine's executable
   --depth <n>              search depth per position (default 6)
@@ -119,6 +121,8 @@ pub struct Summary {
 pub enum LabelError {
     /// The input could not be read or the output written.
     File(FileError),
+    /// The input is binary data of another format version.
+    Data(DataError),
     /// The engine could not be started or stopped answering.
     Engine(UciClientError),
     /// A labelling thread panicked (a bug in Kiln).
@@ -129,6 +133,7 @@ impl fmt::Display for LabelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LabelError::File(error) => error.fmt(f),
+            LabelError::Data(error) => error.fmt(f),
             LabelError::Engine(error) => error.fmt(f),
             LabelError::WorkerPanicked => f.write_str("a labelling thread panicked"),
         }
@@ -139,6 +144,7 @@ impl std::error::Error for LabelError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             LabelError::File(error) => Some(error),
+            LabelError::Data(error) => Some(error),
             LabelError::Engine(error) => Some(error),
             LabelError::WorkerPanicked => None,
         }
@@ -159,12 +165,25 @@ impl From<UciClientError> for LabelError {
 
 /// Runs `kiln label`; progress goes to stderr.
 pub fn run(options: &Options) -> Result<Summary, LabelError> {
-    let file = File::open(&options.data).map_err(FileError::on(FileAction::Open, &options.data))?;
     let mut lines = Vec::new();
-    for line in BufReader::new(file).lines() {
-        let line = line.map_err(FileError::on(FileAction::Read, &options.data))?;
-        if !line.trim().is_empty() {
-            lines.push(line);
+    if record::is_binary(&options.data)? {
+        // Binary records become the text lines the engine is fed from.
+        let unreadable = record::read_positions(&options.data, |position| {
+            let result = ["0.0", "0.5", "1.0"][(position.result * 2.0).round() as usize % 3];
+            lines.push(format!("{} | {result} |", position.board.to_fen()));
+            true
+        })
+        .map_err(LabelError::Data)?;
+        // Counted as skipped, as a malformed text line is.
+        lines.extend((0..unreadable).map(|_| String::from("unreadable record")));
+    } else {
+        let file =
+            File::open(&options.data).map_err(FileError::on(FileAction::Open, &options.data))?;
+        for line in BufReader::new(file).lines() {
+            let line = line.map_err(FileError::on(FileAction::Read, &options.data))?;
+            if !line.trim().is_empty() {
+                lines.push(line);
+            }
         }
     }
     let mut out = BufWriter::new(
