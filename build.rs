@@ -92,6 +92,8 @@ fn option_map() -> String {
         ("ponder", "OptionName::Ponder"),
         ("uci_chess960", "OptionName::Chess960"),
         ("multipv", "OptionName::MultiPv"),
+        ("uci_limitstrength", "OptionName::LimitStrength"),
+        ("uci_elo", "OptionName::Elo"),
     ];
     kiln_gen::phf_maps::str_map(
         "OPTION_NAMES",

@@ -20,7 +20,9 @@
 //! - [`tt`]: the transposition table; [`correction`]: static-evaluation
 //!   corrections;
 //! - [`threads`]: Lazy SMP (helpers, their skip pattern, the result vote);
-//! - [`time`] and [`limits`]: when to stop; [`params`]: every tunable.
+//! - [`time`] and [`limits`]: when to stop; [`params`]: every tunable;
+//! - [`strength`]: limited strength (`UCI_Elo`), a handicap and a move
+//!   choice among the best lines.
 //!
 //! Lazy SMP: with `Threads` above one, the searcher also owns helper
 //! searchers. Each search starts them on their own threads on the same root;
@@ -41,6 +43,7 @@ pub mod movepick;
 pub mod params;
 mod qsearch;
 pub mod see;
+pub mod strength;
 pub mod threads;
 pub mod time;
 pub mod tt;
@@ -55,6 +58,7 @@ use crate::eval::evaluate_with;
 use crate::eval::pawn_table::PawnTable;
 use crate::eval::score::{MATE, MAX_PLY, Score};
 use crate::movegen::{MoveList, generate_all};
+use crate::rng::Rng;
 use correction::CorrectionHistory;
 use history::Heuristics;
 use limits::Limits;
@@ -181,6 +185,9 @@ pub struct Searcher {
     /// This thread's static-evaluation corrections, kept across the
     /// searches of a game.
     correction: CorrectionHistory,
+    /// Seeds each limited-strength move choice (mixed with the position's
+    /// key): seeded once, so a fresh searcher repeats its choices.
+    choices: Rng,
 }
 
 impl Searcher {
@@ -212,6 +219,7 @@ impl Searcher {
             pawns: PawnTable::new(),
             evals: EvalCache::new(),
             correction: CorrectionHistory::new(),
+            choices: Rng::new(0),
         }
     }
 
@@ -371,7 +379,10 @@ impl Searcher {
             .time
             .hard_ms()
             .is_some_and(|ms| ms < threads::HELPERS_MIN_BUDGET_MS);
-        if self.helpers.is_empty() || tiny_budget {
+        // A limited-strength search is small by design and its move choice
+        // needs the main thread's MultiPV lines: no helpers.
+        let limited = self.limits.strength.is_some();
+        if self.helpers.is_empty() || tiny_budget || limited {
             let result = self.iterate(board, start, report);
             self.total_nodes = self.nodes;
             decided(&result);
