@@ -126,6 +126,8 @@ fn handshake_identifies_and_declares_options() {
         "option name Ponder type check",
         "option name UCI_Chess960 type check",
         "option name MultiPV type spin",
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 1350 min 600 max 3000",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(option)),
@@ -828,4 +830,78 @@ fn datagen_plays_a_uci_opponent() {
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("cannot start"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `UCI_LimitStrength`: a short game against itself on the clock plays
+/// legal moves only; `go infinite` and `go ponder` still wait for `stop` or
+/// `ponderhit` and then answer at once; only the MultiPV lines asked for
+/// are printed, though more are searched to choose from.
+#[test]
+fn limited_strength_plays_legal_moves_and_obeys_stop_and_ponder() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 100");
+    let note = e.ready();
+    assert!(
+        note.iter()
+            .any(|l| l.starts_with("info string option 'UCI_Elo' value 100 out of range")),
+        "{note:?}"
+    );
+    e.send("ucinewgame");
+    let mut moves: Vec<String> = Vec::new();
+    for ply in 0..24 {
+        // Both sides limited, at different ratings.
+        let elo = if ply % 2 == 0 { 800 } else { 2400 };
+        e.send(&format!("setoption name UCI_Elo value {elo}"));
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send("go wtime 2000 btime 2000 winc 20 binc 20");
+        let lines = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+        assert!(
+            lines.iter().all(|l| !l.contains(" multipv 2 ")),
+            "{lines:?}"
+        );
+        let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+        moves.push(legal_bestmove(&lines, START, &refs));
+    }
+
+    e.send("setoption name UCI_Elo value 1500");
+    e.send("setoption name MultiPV value 2");
+    e.send("position startpos");
+    e.send("go infinite");
+    thread::sleep(Duration::from_millis(300));
+    let before_stop = e.ready();
+    assert!(
+        before_stop.iter().all(|l| !l.starts_with("bestmove")),
+        "{before_stop:?}"
+    );
+    assert!(
+        before_stop
+            .iter()
+            .all(|l| !l.starts_with("info depth") || !l.contains(" multipv 3 ")),
+        "{before_stop:?}"
+    );
+    let sent = Instant::now();
+    e.send("stop");
+    let lines = e.until(Duration::from_secs(2), |l| l.starts_with("bestmove"));
+    assert!(
+        sent.elapsed() < Duration::from_millis(400),
+        "stop took {:?}",
+        sent.elapsed()
+    );
+    legal_bestmove(&lines, START, &[]);
+
+    e.send("go ponder wtime 2000 btime 2000");
+    thread::sleep(Duration::from_millis(200));
+    assert!(e.ready().iter().all(|l| !l.starts_with("bestmove")));
+    let sent = Instant::now();
+    e.send("ponderhit");
+    let lines = e.until(Duration::from_secs(2), |l| l.starts_with("bestmove"));
+    assert!(
+        sent.elapsed() < Duration::from_millis(400),
+        "ponderhit took {:?}",
+        sent.elapsed()
+    );
+    legal_bestmove(&lines, START, &[]);
+    e.send("quit");
+    assert!(e.close_and_wait(Duration::from_secs(5)).success());
 }

@@ -62,21 +62,58 @@ pub struct Handicap {
     pub noise: Score,
 }
 
-/// Calibration anchors: `(elo, nodes, margin, noise)`. Between two anchors
-/// the node budget is interpolated geometrically and margin and noise
-/// linearly. At and above the last anchor the node budget only grows
-/// (margin and noise stay at the last anchor's) until [`ELO_MAX`], which
-/// has no handicap.
-const ANCHORS: [(u32, u64, Score, Score); 5] = [
-    (ELO_MIN, 150, 250, 300),
-    (1500, 2_000, 150, 150),
-    (2000, 16_000, 80, 80),
-    (2500, 120_000, 40, 40),
-    (2900, 1_000_000, 15, 15),
-];
+/// A calibration anchor: the handicap at one rating.
+struct Anchor {
+    elo: u32,
+    nodes: u64,
+    lines: usize,
+    margin: Score,
+    noise: Score,
+}
 
-/// Candidate lines searched under a handicap (as Stockfish's `Skill`).
-const LINES: usize = 4;
+/// Calibration anchors, by rating. Between two anchors the node budget is
+/// interpolated geometrically, the rest linearly. Above the last anchor
+/// the node budget keeps growing at the same rate and the rest stays at
+/// the last anchor's, until [`ELO_MAX`], which has no handicap. Near the
+/// top the clock rather than the budget bounds the search, so the lines
+/// to choose from (each costs search time) become fewer.
+const ANCHORS: [Anchor; 5] = [
+    Anchor {
+        elo: ELO_MIN,
+        nodes: 150,
+        lines: 4,
+        margin: 250,
+        noise: 300,
+    },
+    Anchor {
+        elo: 1500,
+        nodes: 1_000,
+        lines: 4,
+        margin: 175,
+        noise: 175,
+    },
+    Anchor {
+        elo: 2000,
+        nodes: 11_000,
+        lines: 4,
+        margin: 90,
+        noise: 90,
+    },
+    Anchor {
+        elo: 2500,
+        nodes: 1_000_000,
+        lines: 3,
+        margin: 25,
+        noise: 25,
+    },
+    Anchor {
+        elo: 2900,
+        nodes: 4_000_000,
+        lines: 2,
+        margin: 5,
+        noise: 5,
+    },
+];
 
 impl Strength {
     /// A limit at `elo`, clamped into `ELO_MIN..=ELO_MAX`.
@@ -99,27 +136,19 @@ impl Strength {
         let last = ANCHORS.len() - 1;
         let upper = ANCHORS
             .iter()
-            .position(|a| a.0 >= self.elo)
+            .position(|a| a.elo >= self.elo)
             .unwrap_or(last)
             .max(1);
-        let (e0, n0, m0, z0) = ANCHORS[upper - 1];
-        let (e1, n1, m1, z1) = ANCHORS[upper];
-        // Above the last anchor, extrapolate the node budget and keep the
-        // last margin and noise.
-        let t = f64::from(self.elo - e0) / f64::from(e1 - e0);
-        let linear = |a: Score, b: Score| {
-            if t >= 1.0 {
-                b
-            } else {
-                a + ((f64::from(b - a)) * t).round() as Score
-            }
-        };
-        let nodes = (n0 as f64 * (n1 as f64 / n0 as f64).powf(t)).round() as u64;
+        let (low, high) = (&ANCHORS[upper - 1], &ANCHORS[upper]);
+        let t = f64::from(self.elo - low.elo) / f64::from(high.elo - low.elo);
+        // Beyond the last anchor (t > 1) only the node budget moves on.
+        let linear = |a: f64, b: f64| if t >= 1.0 { b } else { a + (b - a) * t }.round();
+        let nodes = (low.nodes as f64) * (high.nodes as f64 / low.nodes as f64).powf(t);
         Some(Handicap {
-            nodes: nodes.max(1),
-            lines: LINES,
-            margin: linear(m0, m1),
-            noise: linear(z0, z1),
+            nodes: (nodes.round() as u64).max(1),
+            lines: linear(low.lines as f64, high.lines as f64) as usize,
+            margin: linear(f64::from(low.margin), f64::from(high.margin)) as Score,
+            noise: linear(f64::from(low.noise), f64::from(high.noise)) as Score,
         })
     }
 }
@@ -158,18 +187,26 @@ mod tests {
     #[test]
     fn handicaps_shrink_as_the_rating_rises() {
         let mut previous = Strength::new(ELO_MIN).handicap().unwrap();
-        assert_eq!(previous.nodes, ANCHORS[0].1);
+        assert_eq!(previous.nodes, ANCHORS[0].nodes);
         for elo in (ELO_MIN + 10..ELO_MAX).step_by(10) {
             let h = Strength::new(elo).handicap().unwrap();
             assert!(h.nodes >= previous.nodes, "{elo}");
-            assert!(h.margin <= previous.margin && h.noise <= previous.noise, "{elo}");
-            assert!(h.margin < 300, "a mistake never costs a minor piece or more");
+            assert!(
+                h.margin <= previous.margin && h.noise <= previous.noise,
+                "{elo}"
+            );
+            assert!(h.lines <= previous.lines && h.lines >= 2, "{elo}");
+            assert!(
+                h.margin < 300,
+                "a mistake never costs a minor piece or more"
+            );
             previous = h;
         }
         let at = |elo| Strength::new(elo).handicap().unwrap();
-        for &(elo, nodes, margin, noise) in &ANCHORS {
-            assert_eq!(at(elo).nodes, nodes);
-            assert_eq!((at(elo).margin, at(elo).noise), (margin, noise));
+        for a in &ANCHORS {
+            let h = at(a.elo);
+            assert_eq!((h.nodes, h.lines), (a.nodes, a.lines));
+            assert_eq!((h.margin, h.noise), (a.margin, a.noise));
         }
     }
 
@@ -196,7 +233,10 @@ mod tests {
         }
         assert_eq!(seen[2] + seen[3], 0);
         assert!(seen[0] > seen[1] && seen[1] > 0, "{seen:?}");
-        let exact = Handicap { noise: 0, ..handicap };
+        let exact = Handicap {
+            noise: 0,
+            ..handicap
+        };
         assert_eq!(choose(&lines, &exact, &mut rng), moves[0]);
     }
 }
