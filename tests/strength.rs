@@ -104,11 +104,7 @@ fn a_fresh_searcher_repeats_its_choices() {
             let (mv, _) = best_move(&mut searcher, &board, &limited(elo));
             let mut legal = MoveList::new();
             generate_all(&board, &mut legal);
-            assert!(
-                legal.iter().any(|&m| m == mv),
-                "illegal {}",
-                mv.to_uci(false)
-            );
+            assert!(legal.contains(&mv), "illegal {}", mv.to_uci(false));
             board.make_move(mv);
             moves.push(mv);
         }
