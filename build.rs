@@ -97,6 +97,8 @@ fn option_map() -> String {
         ("syzygyprobedepth", "OptionName::SyzygyProbeDepth"),
         ("syzygy50moverule", "OptionName::Syzygy50MoveRule"),
         ("syzygyprobelimit", "OptionName::SyzygyProbeLimit"),
+        ("uci_limitstrength", "OptionName::LimitStrength"),
+        ("uci_elo", "OptionName::Elo"),
     ];
     kiln_gen::phf_maps::str_map(
         "OPTION_NAMES",

@@ -172,6 +172,12 @@ fn handshake_identifies_and_declares_options() {
         "option name UCI_Chess960 type check",
         "option name MultiPV type spin",
         "option name UCI_ShowWDL type check default false",
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 1350 min 600 max 3000",
+        "option name SyzygyPath type string default <empty>",
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+        "option name Syzygy50MoveRule type check default true",
+        "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(option)),
@@ -890,7 +896,7 @@ fn datagen_plays_a_uci_opponent() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let out = dir.join("out.txt");
     let output = Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .args(["datagen", "--games", "2", "--nodes", "400"])
+        .args(["datagen", "--text", "--games", "2", "--nodes", "400"])
         .args(["--opponent-nodes", "400", "--opponent"])
         .arg(env!("CARGO_BIN_EXE_kiln"))
         .arg("--out")
@@ -937,4 +943,68 @@ fn datagen_plays_a_uci_opponent() {
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("cannot start"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `UCI_LimitStrength`: a short game against itself on the clock plays
+/// legal moves only; `go infinite` and `go ponder` still wait for `stop` or
+/// `ponderhit` and then answer at once; only the MultiPV lines asked for
+/// are printed, though more are searched to choose from.
+#[test]
+fn limited_strength_plays_legal_moves_and_obeys_stop_and_ponder() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 100");
+    let note = e.ready();
+    assert!(
+        note.iter()
+            .any(|l| l.starts_with("info string option 'UCI_Elo' value 100 out of range")),
+        "{note:?}"
+    );
+    e.send("ucinewgame");
+    let mut moves: Vec<String> = Vec::new();
+    for ply in 0..24 {
+        // Both sides limited, at different ratings.
+        let elo = if ply % 2 == 0 { 800 } else { 2400 };
+        e.send(&format!("setoption name UCI_Elo value {elo}"));
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send("go wtime 2000 btime 2000 winc 20 binc 20");
+        let lines = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+        assert!(
+            lines.iter().all(|l| !l.contains(" multipv 2 ")),
+            "{lines:?}"
+        );
+        let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+        moves.push(legal_bestmove(&lines, START, &refs));
+    }
+
+    e.send("setoption name UCI_Elo value 1500");
+    e.send("setoption name MultiPV value 2");
+    e.send("position startpos");
+    for (go, release) in [
+        ("go infinite", "stop"),
+        ("go ponder wtime 2000 btime 2000", "ponderhit"),
+    ] {
+        e.send(go);
+        thread::sleep(Duration::from_millis(300));
+        let waiting = e.ready();
+        assert!(
+            waiting.iter().all(|l| !l.starts_with("bestmove")),
+            "{go}: {waiting:?}"
+        );
+        let sent = Instant::now();
+        e.send(release);
+        let mut lines = e.until(Duration::from_secs(2), |l| l.starts_with("bestmove"));
+        let latency = sent.elapsed();
+        assert!(
+            latency < Duration::from_millis(400),
+            "{release} took {latency:?}"
+        );
+        legal_bestmove(&lines, START, &[]);
+        lines.extend(waiting);
+        let infos = || lines.iter().filter(|l| l.starts_with("info depth"));
+        assert!(infos().any(|l| l.contains(" multipv 2 ")), "{lines:?}");
+        assert!(infos().all(|l| !l.contains(" multipv 3 ")), "{lines:?}");
+    }
+    e.send("quit");
+    assert!(e.close_and_wait(Duration::from_secs(5)).success());
 }

@@ -9,12 +9,14 @@ use std::time::{Duration, Instant};
 use super::params::{
     ASPIRATION_MAX_DELTA, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, TIME_STABILITY_SCALE,
 };
+use super::strength::{self, Handicap, Strength};
 use super::threads::helper_skips;
 use super::tt::Bound;
 use super::{Report, SearchResult, Searcher};
 use crate::board::{Board, Move};
 use crate::eval::score::{INFINITE, MATE, MAX_PLY, Score, is_decisive, is_mate};
 use crate::movegen::MoveList;
+use crate::rng::Rng;
 
 impl Searcher {
     /// Iterative deepening on the prepared root: the whole search of one
@@ -28,7 +30,15 @@ impl Searcher {
         let limits = self.limits.clone();
         let max_depth = limits.depth.unwrap_or(MAX_PLY - 1).clamp(1, MAX_PLY - 1);
         let all_root = self.root_moves.clone();
-        let lines = limits.multi_pv.clamp(1, all_root.len());
+        // Limited strength searches extra lines to choose from, but reports
+        // only the lines asked for.
+        let handicap = limits.strength.and_then(Strength::handicap);
+        let shown = limits.multi_pv.max(1);
+        let lines = shown
+            .max(handicap.map_or(1, |h| h.lines))
+            .clamp(1, all_root.len());
+        // The lines of the last iteration that completed all of them.
+        let mut complete: Vec<(Move, Option<Move>, Score)> = Vec::new();
         let mut result = SearchResult {
             best: all_root[0],
             ponder: None,
@@ -67,21 +77,26 @@ impl Searcher {
                 let best = pv.first().copied().unwrap_or(self.root_moves[0]);
                 *line_score = score;
                 found.push((best, pv.get(1).copied(), score));
-                report(&Report {
-                    depth,
-                    seldepth: self.seldepth,
-                    multipv: line + 1,
-                    score: self.shown_score(score),
-                    bound: None,
-                    nodes: self.nodes_all_threads(),
-                    elapsed: start.elapsed(),
-                    hashfull: self.tt.hashfull(),
-                    tb_hits: self.tb_hits(),
-                    pv,
-                });
+                if line < shown {
+                    report(&Report {
+                        depth,
+                        seldepth: self.seldepth,
+                        multipv: line + 1,
+                        score: self.shown_score(score),
+                        bound: None,
+                        nodes: self.nodes_all_threads(),
+                        elapsed: start.elapsed(),
+                        hashfull: self.tt.hashfull(),
+                        tb_hits: self.tb_hits(),
+                        pv,
+                    });
+                }
                 if self.stopped {
                     break;
                 }
+            }
+            if found.len() == lines {
+                complete.clone_from(&found);
             }
             let Some(&(best, ponder, score)) = found.first() else {
                 break;
@@ -102,6 +117,11 @@ impl Searcher {
                 self.sync.publish(self.thread_index, &result);
             }
             if self.stopped {
+                break;
+            }
+            // Limited strength: no iteration starts once the budget is
+            // spent (none is cut short by it).
+            if handicap.is_some_and(|h| self.nodes >= h.nodes) {
                 break;
             }
             // A mate seen with this much depth to spare will not get
@@ -126,6 +146,9 @@ impl Searcher {
                 }
             }
         }
+        if let Some(handicap) = handicap {
+            self.choose_line(board, &complete, &handicap, &mut result);
+        }
         result.nodes = self.nodes;
         result
     }
@@ -136,6 +159,29 @@ impl Searcher {
         match self.root_tb_score {
             Some(tb) if !is_mate(score) => tb,
             _ => score,
+        }
+    }
+
+    /// Limited strength: replaces the best move of `result` by the one
+    /// [`strength::choose`] picks from the `complete` lines (kept when no
+    /// iteration completed them all).
+    fn choose_line(
+        &mut self,
+        board: &Board,
+        complete: &[(Move, Option<Move>, Score)],
+        handicap: &Handicap,
+        result: &mut SearchResult,
+    ) {
+        if complete.is_empty() {
+            return;
+        }
+        let candidates: Vec<(Move, Score)> = complete.iter().map(|l| (l.0, l.2)).collect();
+        let mut rng = Rng::new(board.key().0 ^ self.choices.next_u64());
+        let chosen = strength::choose(&candidates, handicap, &mut rng);
+        if let Some(&(best, ponder, score)) = complete.iter().find(|l| l.0 == chosen) {
+            result.best = best;
+            result.ponder = ponder;
+            result.score = score;
         }
     }
 

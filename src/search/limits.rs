@@ -4,6 +4,7 @@
 
 use std::time::Instant;
 
+use super::strength::Strength;
 use crate::board::Move;
 
 /// A side's clock as given by `go wtime/btime/winc/binc/movestogo`.
@@ -43,6 +44,8 @@ pub struct Limits {
     /// previous search's threads, starting new ones, a busy machine) is
     /// charged to this move's budget. `None`: when the search starts.
     pub received: Option<Instant>,
+    /// Play at this rating (`UCI_LimitStrength`); `None`: full strength.
+    pub strength: Option<Strength>,
 }
 
 impl Limits {

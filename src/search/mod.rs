@@ -22,6 +22,8 @@
 //! - [`threads`]: Lazy SMP (helpers, their skip pattern, the result vote);
 //! - [`time`] and [`limits`]: when to stop; [`params`]: every tunable;
 //! - `tablebase`: where the Syzygy tables are probed.
+//! - [`strength`]: limited strength (`UCI_Elo`), a handicap and a move
+//!   choice among the best lines.
 //!
 //! Lazy SMP: with `Threads` above one, the searcher also owns helper
 //! searchers. Each search starts them on their own threads on the same root;
@@ -42,6 +44,7 @@ pub mod movepick;
 pub mod params;
 mod qsearch;
 pub mod see;
+pub mod strength;
 mod tablebase;
 pub mod threads;
 pub mod time;
@@ -60,6 +63,7 @@ use crate::eval::evaluate_with;
 use crate::eval::pawn_table::PawnTable;
 use crate::eval::score::{MATE, MAX_PLY, Score};
 use crate::movegen::{MoveList, generate_all};
+use crate::rng::Rng;
 use correction::CorrectionHistory;
 use history::Heuristics;
 use limits::Limits;
@@ -224,6 +228,9 @@ pub struct Searcher {
     /// The tables' verdict on the root, reported instead of the search's
     /// score (unless that is a mate) when the root moves were ranked.
     root_tb_score: Option<Score>,
+    /// Seeds each limited-strength move choice (mixed with the position's
+    /// key): seeded once, so a fresh searcher repeats its choices.
+    choices: Rng,
 }
 
 impl Searcher {
@@ -261,6 +268,7 @@ impl Searcher {
             tb_settings: TbSettings::default(),
             tb_cardinality: 0,
             root_tb_score: None,
+            choices: Rng::new(0),
         }
     }
 
@@ -477,7 +485,10 @@ impl Searcher {
             .time
             .hard_ms()
             .is_some_and(|ms| ms < threads::HELPERS_MIN_BUDGET_MS);
-        if self.helpers.is_empty() || tiny_budget {
+        // A limited-strength search is small by design and its move choice
+        // needs the main thread's MultiPV lines: no helpers.
+        let limited = self.limits.strength.is_some();
+        if self.helpers.is_empty() || tiny_budget || limited {
             let result = self.iterate(board, start, report);
             self.total_nodes = self.nodes;
             decided(&result);

@@ -235,6 +235,7 @@ impl Engine {
             searchmoves,
             multi_pv: usize::try_from(self.options.multi_pv).unwrap_or(1),
             received: None,
+            strength: self.options.strength(),
         };
         if !limits.is_bounded() {
             // A bare `go` (or only `ponder`) searches until `stop`.

@@ -11,6 +11,7 @@ use std::fmt::{self, Write as _};
 
 use crate::protocol::options::{Range, THREADS, hash_limit_reason, hash_mib};
 use crate::search::TbSettings;
+use crate::search::strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, Strength};
 
 /// The options Kiln declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +42,10 @@ pub enum OptionName {
     Syzygy50MoveRule,
     /// `SyzygyProbeLimit`: most pieces of a position probed in the search.
     SyzygyProbeLimit,
+    /// `UCI_LimitStrength`: play at the rating `UCI_Elo` says.
+    LimitStrength,
+    /// `UCI_Elo`: the rating to play at when strength is limited.
+    Elo,
 }
 
 include!(concat!(env!("OUT_DIR"), "/uci_options.rs"));
@@ -73,6 +78,12 @@ pub const SYZYGY_PROBE_LIMIT: Range = Range {
     min: 0,
     max: 7,
 };
+/// `UCI_Elo` (see [`strength`](crate::search::strength)).
+pub const UCI_ELO: Range = Range {
+    default: ELO_DEFAULT as u64,
+    min: ELO_MIN as u64,
+    max: ELO_MAX as u64,
+};
 
 /// Current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,6 +106,10 @@ pub struct Options {
     pub syzygy_path: String,
     /// The tablebase probing options.
     pub tb: TbSettings,
+    /// Whether strength is limited to `elo`.
+    pub limit_strength: bool,
+    /// The rating to play at when strength is limited.
+    pub elo: u64,
 }
 
 impl Default for Options {
@@ -109,6 +124,8 @@ impl Default for Options {
             show_wdl: false,
             syzygy_path: "<empty>".to_string(),
             tb: TbSettings::default(),
+            limit_strength: false,
+            elo: UCI_ELO.default,
         }
     }
 }
@@ -235,6 +252,8 @@ impl Options {
         spin(&mut s, "SyzygyProbeDepth", SYZYGY_PROBE_DEPTH);
         s.push_str("option name Syzygy50MoveRule type check default true\n");
         spin(&mut s, "SyzygyProbeLimit", SYZYGY_PROBE_LIMIT);
+        s.push_str("option name UCI_LimitStrength type check default false\n");
+        spin(&mut s, "UCI_Elo", UCI_ELO);
         s
     }
 
@@ -324,7 +343,25 @@ impl Options {
                     note,
                 })
             }
+            OptionName::LimitStrength => {
+                self.limit_strength = check(name, value)?;
+                done(Effect::None)
+            }
+            OptionName::Elo => {
+                let (v, note) = spin(name, value, UCI_ELO)?;
+                self.elo = v;
+                Ok(Applied {
+                    effect: Effect::None,
+                    note,
+                })
+            }
         }
+    }
+
+    /// The strength limit the options ask for (`None`: full strength).
+    pub fn strength(&self) -> Option<Strength> {
+        self.limit_strength
+            .then(|| Strength::new(u32::try_from(self.elo).unwrap_or(ELO_MAX)))
     }
 }
 
@@ -410,6 +447,33 @@ mod tests {
             o.set("Ponder", Some("maybe")).map_err(|e| e.to_string()),
             Err("option 'Ponder' needs 'value true' or 'value false'".to_string())
         );
+    }
+
+    #[test]
+    fn strength_options_are_checked_and_clamped() {
+        let mut o = Options::default();
+        assert_eq!(o.strength(), None);
+        o.set("uci_elo", Some("2000")).unwrap();
+        assert_eq!(o.strength(), None, "UCI_Elo alone does not limit");
+        o.set("UCI_LimitStrength", Some("true")).unwrap();
+        assert_eq!(o.strength().map(Strength::elo), Some(2000));
+        let a = o.set("UCI_Elo", Some("100")).unwrap();
+        assert_eq!(o.elo, UCI_ELO.min);
+        assert_eq!(
+            a.note.map(|n| n.to_string()),
+            Some(format!(
+                "option 'UCI_Elo' value 100 out of range, set to {} ({}..{})",
+                ELO_MIN, ELO_MIN, ELO_MAX
+            ))
+        );
+        o.set("UCI_Elo", Some("99999999999999999999999")).unwrap();
+        assert_eq!(o.elo, UCI_ELO.max);
+        assert!(o.set("UCI_Elo", Some("strong")).is_err());
+        assert!(o.set("UCI_LimitStrength", Some("yes")).is_err());
+        assert_eq!(o.elo, UCI_ELO.max);
+        assert!(o.limit_strength);
+        o.set("UCI_LimitStrength", Some("false")).unwrap();
+        assert_eq!(o.strength(), None);
     }
 
     #[test]
