@@ -28,7 +28,7 @@ each position), and prints the fitted model as Rust source for
 src/protocol/wdl.rs with a table of predicted and observed outcomes.
 
   --data <file>            `<fen> | <result> | <score>` lines (repeatable)
-  --iterations <n>         optimiser steps over all positions (default 3000)
+  --iterations <n>         optimiser steps over all positions (default 30000)
   -h, --help               this help
 
 Whole numbers are decimal or 0x hex; options also take --option=value.";
@@ -51,7 +51,7 @@ impl Options {
     {
         let mut options = Options {
             data: Vec::new(),
-            iterations: 3000,
+            iterations: 30_000,
         };
         let parsed = for_each_option(args, |flag, args| {
             match flag {
