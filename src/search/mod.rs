@@ -274,7 +274,7 @@ impl Searcher {
 
     /// Resizes the transposition table to `mib` MiB and returns the size
     /// obtained, which is smaller when that much memory cannot be had. The
-    /// old table is let go first (see [`replace_table`](Self::replace_table)).
+    /// old table is let go first (see `replace_table`).
     pub fn resize_hash(&mut self, mib: u64) -> u64 {
         if self.tt.size_mib() != mib {
             self.replace_table(mib);

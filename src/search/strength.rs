@@ -20,7 +20,7 @@
 //!   is only a little worse is played often and one much worse rarely.
 //!
 //! Budget, margin and noise are interpolated between calibration anchors
-//! ([`ANCHORS`]; the node budget geometrically, the others linearly), which
+//! (`ANCHORS`; the node budget geometrically, the others linearly), which
 //! were fitted so that Kiln at `UCI_Elo` X scores about 50% against
 //! Stockfish 15.1 at its own `UCI_Elo` X (docs/strength-limit.md has the
 //! measurements). [`ELO_MAX`] means no handicap at all: full strength.

@@ -18,7 +18,7 @@
 //!
 //! Output: each kept position with the game's result and the score of the
 //! search that chose the move there (Kiln's own score, centipawns, White's
-//! view), in the binary format of [`record`](super::record) (32 bytes a
+//! view), in the binary format of [`super::record`] (32 bytes a
 //! position, an end-of-game marker after each game), or with `--text` one
 //! `<fen> | <result> | <score>` line each, the result White's (`1.0`,
 //! `0.5`, `0.0`). Only quiet positions are kept: not in check, the chosen
