@@ -5,6 +5,7 @@
 //! weights and stay as built; so do the hand-set endgame constants of
 //! `src/eval/params.rs`, which the tuner does not touch.
 
+use super::texel::with_header;
 use super::trace::{self, MATERIAL, WEIGHTS};
 use kiln_params as params_file;
 
@@ -20,9 +21,9 @@ pub const NEUTRAL_MATERIAL: [(i32, i32); 6] = [
     (0, 0),
 ];
 
-/// The first line of a neutral parameter file; it replaces the first line
-/// of the built file so the file names what it holds.
-pub const NEUTRAL_HEADER: &str = "# Kiln evaluation parameters (centipawns): the neutral start of the own-data fit (generation 0: material 100/300/300/500/900, every other weight 0).";
+/// The first line of a neutral parameter file, after `# `; it replaces the
+/// first line of the built file so the file names what it holds.
+pub const NEUTRAL_HEADER: &str = "Kiln evaluation parameters (centipawns): the neutral start of the own-data fit (generation 0: material 100/300/300/500/900, every other weight 0).";
 
 /// `params` with [`NEUTRAL_MATERIAL`] and every piece-square entry and term
 /// weight zero; phase weights and king-attack units unchanged.
@@ -41,8 +42,7 @@ pub fn neutral(params: &params_file::Params) -> params_file::Params {
 /// kept and its first line replaced by [`NEUTRAL_HEADER`].
 pub fn neutral_text(built: &params_file::Params) -> Result<String, params_file::ParamsError> {
     let text = params_file::render(trace::BUILT_PARAMS, &neutral(built))?;
-    let rest = text.split_once('\n').map_or("", |(_, rest)| rest);
-    Ok(format!("{NEUTRAL_HEADER}\n{rest}"))
+    Ok(with_header(&text, Some(NEUTRAL_HEADER)))
 }
 
 #[cfg(test)]
@@ -66,7 +66,7 @@ mod tests {
     fn neutral_file_names_itself_and_parses_back() {
         let built = trace::built_params().unwrap();
         let text = neutral_text(&built).unwrap();
-        assert_eq!(text.lines().next(), Some(NEUTRAL_HEADER));
+        assert_eq!(text.lines().next(), Some(&*format!("# {NEUTRAL_HEADER}")));
         assert_eq!(
             text.lines().count(),
             trace::BUILT_PARAMS.lines().count(),

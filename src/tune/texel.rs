@@ -43,6 +43,8 @@ held-out Y` on stdout after each epoch, then writes the tuned weights in
 the format of src/eval/params.txt.
 
   --data <file>            training positions (repeat for several files)
+  --header <text>          first line of the written file, after '# ' (default:
+                           the built file's); name the generation it holds
   --neutral                write the neutral start instead of tuning: the
                            built file with material 100/300/300/500/900 and
                            every other weight 0 (phase weights and king-attack
@@ -69,6 +71,9 @@ pub struct Options {
     pub data: Vec<String>,
     /// Where to write the tuned parameter file.
     pub out: String,
+    /// The first line of the written file, after `# ` (else the built
+    /// file's first line is kept).
+    pub header: Option<String>,
     /// Write the neutral starting point ([`super::neutral`]) to `out`
     /// instead of tuning; no data is read.
     pub neutral: bool,
@@ -104,6 +109,7 @@ impl Options {
         let mut o = Options {
             data: Vec::new(),
             out: String::new(),
+            header: None,
             neutral: false,
             epochs: 40,
             batch: 16_384,
@@ -120,6 +126,17 @@ impl Options {
                 "--data" => o.data.push(args.value(flag)?),
                 "--out" => out = Some(args.value(flag)?),
                 "--neutral" => o.neutral = true,
+                "--header" => {
+                    let text = args.value(flag)?;
+                    if text.contains(['\n', '\r']) {
+                        return Err(ArgError::BadValue {
+                            what: flag.to_string(),
+                            text,
+                            reason: "a header is one line".to_string(),
+                        });
+                    }
+                    o.header = Some(text);
+                }
                 "--epochs" => o.epochs = args.number(flag, 0, 100_000)? as u32,
                 "--batch" => o.batch = args.number(flag, 1, 100_000_000)? as usize,
                 "--lr" => o.lr = args.fraction(flag, 1e-6, 1000.0)?,
@@ -427,13 +444,25 @@ impl From<FileError> for TuneError {
     }
 }
 
+/// `text` (a parameter file) with its first line replaced by `# <header>`,
+/// or unchanged without a header.
+pub fn with_header(text: &str, header: Option<&str>) -> String {
+    match header {
+        Some(header) => {
+            let rest = text.split_once('\n').map_or("", |(_, rest)| rest);
+            format!("# {header}\n{rest}")
+        }
+        None => text.to_string(),
+    }
+}
+
 /// Runs `kiln tune`: prints K, the loss curve and the losses before and
 /// after (float weights and the rounded integer weights written out).
 pub fn run(options: &Options) -> Result<(), TuneError> {
     let mut params = trace::built_params().map_err(TuneError::BuiltParams)?;
     if options.neutral {
         let text = neutral::neutral_text(&params).map_err(TuneError::Render)?;
-        std::fs::write(&options.out, text)
+        std::fs::write(&options.out, with_header(&text, options.header.as_deref()))
             .map_err(FileError::on(FileAction::Write, &options.out))?;
         eprintln!("tune: wrote the neutral start to {}", options.out);
         return Ok(());
@@ -494,7 +523,8 @@ pub fn run(options: &Options) -> Result<(), TuneError> {
     let held_after = holdout_loss(&rounded_f, k);
     trace::set_weights(&mut params, &rounded);
     let text = params_file::render(trace::BUILT_PARAMS, &params).map_err(TuneError::Render)?;
-    std::fs::write(&options.out, text).map_err(FileError::on(FileAction::Write, &options.out))?;
+    std::fs::write(&options.out, with_header(&text, options.header.as_deref()))
+        .map_err(FileError::on(FileAction::Write, &options.out))?;
     println!(
         "loss before {before:.6} after {after:.6} (rounded {after_rounded:.6}); held-out before {held_before:.6} after {held_after:.6}; {} training positions, K {k:.6}",
         samples.len()
@@ -547,6 +577,14 @@ mod tests {
             Err(ArgError::Conflict("--neutral", "--data"))
         );
         assert!(parse("--neutral=yes --out x").is_err());
+        let o = parse("--neutral --out x --header=gen-1").unwrap();
+        assert_eq!(o.header.as_deref(), Some("gen-1"));
+        assert_eq!(with_header("# a\nb\n", Some("c d")), "# c d\nb\n");
+        assert_eq!(with_header("# a\nb\n", None), "# a\nb\n");
+        assert!(matches!(
+            Options::parse(["--data", "d", "--out", "x", "--header", "a\nb"]),
+            Err(ArgError::BadValue { .. })
+        ));
     }
 
     #[test]
