@@ -33,6 +33,7 @@ commands:
                            re-score training positions with another UCI engine
   tune --data <file> --out <params.txt> ...
                            Texel tuning of the evaluation weights
+                           (`tune --neutral --out <file>`: the material-only start)
   wdl --data <file> ...    fit the win/draw/loss model of UCI_ShowWDL to
                            self-play games
   plot --params <params.txt> [--losses <file>] --out <dir>

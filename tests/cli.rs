@@ -145,6 +145,10 @@ fn bad_command_lines_get_one_line_naming_the_word_and_exit_2() {
             "kiln tune: bad value '2' for --lambda: expected a number 0-1 (see 'kiln tune --help')",
         ),
         (
+            &["tune", "--neutral", "--data", "a", "--out", "b"],
+            "kiln tune: options '--neutral' and '--data' cannot be used together (see 'kiln tune --help')",
+        ),
+        (
             &["tune", "--help=yes"],
             "kiln tune: option '--help' takes no value (see 'kiln tune --help')",
         ),
@@ -200,4 +204,20 @@ fn plot_without_the_feature_says_how_to_get_it() {
         stderr(&out),
         "kiln plot: this build has no plotting; rebuild with --features plot\n"
     );
+}
+
+#[test]
+fn tune_neutral_writes_the_material_only_start() {
+    let path = std::env::temp_dir().join(format!("kiln-neutral-{}.txt", std::process::id()));
+    let out = kiln(&[
+        "tune",
+        "--neutral",
+        "--out",
+        path.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&path).expect("the neutral file is written");
+    std::fs::remove_file(&path).ok();
+    assert!(text.starts_with("# Kiln evaluation parameters (centipawns): the neutral start"));
+    assert!(text.contains("\nqueen   900    900\n"), "{text}");
 }

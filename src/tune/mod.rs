@@ -2,7 +2,7 @@
 //! ([`datagen`]), re-scoring its positions with a stronger engine
 //! ([`label`], through the UCI client [`uci_client`]), the evaluation as a
 //! linear function of its weights ([`trace`]) and Texel tuning
-//! ([`texel`]); [`options`] parses the command line of every `kiln`
+//! ([`texel`]), from the material-only start of [`neutral`] if asked; [`options`] parses the command line of every `kiln`
 //! command, `progress` shows how far a long tool has got and
 //! [`file_error`] is the error each tool reports for a file it cannot use. With the
 //! cargo feature `plot`, `plot` draws the tuner's loss curve and the
@@ -12,6 +12,7 @@
 pub mod datagen;
 pub mod file_error;
 pub mod label;
+pub mod neutral;
 pub mod options;
 pub mod plot;
 mod progress;

@@ -21,6 +21,7 @@ use std::fmt;
 use std::time::Instant;
 
 use super::file_error::{FileAction, FileError};
+use super::neutral;
 use super::options::{ArgError, Parsed, for_each_option};
 use super::progress;
 use super::record::{self, DataError, DataPosition};
@@ -34,6 +35,7 @@ use kiln_params as params_file;
 /// Usage text of `kiln tune`.
 pub const USAGE: &str = "\
 usage: kiln tune --data <file> [--data <file>...] --out <params.txt> [options]
+       kiln tune --neutral --out <params.txt>
 
 Texel tuning of the evaluation weights (src/eval/params.txt) on training
 positions (`kiln datagen` or `kiln label` lines). Prints `epoch N loss X
@@ -41,6 +43,13 @@ held-out Y` on stdout after each epoch, then writes the tuned weights in
 the format of src/eval/params.txt.
 
   --data <file>            training positions (repeat for several files)
+  --header <text>          first line of the written file, after '# ' (default:
+                           the built file's); name the generation it holds
+  --neutral                write the neutral start instead of tuning: the
+                           built file with material 100/300/300/500/900 and
+                           every other weight 0 (phase weights and king-attack
+                           units kept); build an engine from it to fit from
+                           neutral, since the fit starts from the built weights
   --out <params.txt>       where to write the tuned weights
   --epochs <n>             passes over the data (default 40)
   --batch <n>              positions per Adam step (default 16384)
@@ -62,6 +71,12 @@ pub struct Options {
     pub data: Vec<String>,
     /// Where to write the tuned parameter file.
     pub out: String,
+    /// The first line of the written file, after `# ` (else the built
+    /// file's first line is kept).
+    pub header: Option<String>,
+    /// Write the neutral starting point ([`super::neutral`]) to `out`
+    /// instead of tuning; no data is read.
+    pub neutral: bool,
     /// Passes over the data.
     pub epochs: u32,
     /// Positions per Adam step.
@@ -94,6 +109,8 @@ impl Options {
         let mut o = Options {
             data: Vec::new(),
             out: String::new(),
+            header: None,
+            neutral: false,
             epochs: 40,
             batch: 16_384,
             lr: 0.5,
@@ -108,6 +125,18 @@ impl Options {
             match flag {
                 "--data" => o.data.push(args.value(flag)?),
                 "--out" => out = Some(args.value(flag)?),
+                "--neutral" => o.neutral = true,
+                "--header" => {
+                    let text = args.value(flag)?;
+                    if text.contains(['\n', '\r']) {
+                        return Err(ArgError::BadValue {
+                            what: flag.to_string(),
+                            text,
+                            reason: "a header is one line".to_string(),
+                        });
+                    }
+                    o.header = Some(text);
+                }
                 "--epochs" => o.epochs = args.number(flag, 0, 100_000)? as u32,
                 "--batch" => o.batch = args.number(flag, 1, 100_000_000)? as usize,
                 "--lr" => o.lr = args.fraction(flag, 1e-6, 1000.0)?,
@@ -124,7 +153,10 @@ impl Options {
             return Ok(Parsed::Help);
         }
         o.out = out.ok_or(ArgError::Missing("--out <params.txt>"))?;
-        if o.data.is_empty() {
+        if o.neutral && !o.data.is_empty() {
+            return Err(ArgError::Conflict("--neutral", "--data"));
+        }
+        if o.data.is_empty() && !o.neutral {
             return Err(ArgError::Missing("--data <file>"));
         }
         Ok(Parsed::Run(o))
@@ -412,10 +444,29 @@ impl From<FileError> for TuneError {
     }
 }
 
+/// `text` (a parameter file) with its first line replaced by `# <header>`,
+/// or unchanged without a header.
+pub fn with_header(text: &str, header: Option<&str>) -> String {
+    match header {
+        Some(header) => {
+            let rest = text.split_once('\n').map_or("", |(_, rest)| rest);
+            format!("# {header}\n{rest}")
+        }
+        None => text.to_string(),
+    }
+}
+
 /// Runs `kiln tune`: prints K, the loss curve and the losses before and
 /// after (float weights and the rounded integer weights written out).
 pub fn run(options: &Options) -> Result<(), TuneError> {
     let mut params = trace::built_params().map_err(TuneError::BuiltParams)?;
+    if options.neutral {
+        let text = neutral::neutral_text(&params).map_err(TuneError::Render)?;
+        std::fs::write(&options.out, with_header(&text, options.header.as_deref()))
+            .map_err(FileError::on(FileAction::Write, &options.out))?;
+        eprintln!("tune: wrote the neutral start to {}", options.out);
+        return Ok(());
+    }
     let start_weights: Vec<[f64; 2]> = trace::weights_of(&params)
         .iter()
         .map(|&(m, e)| [f64::from(m), f64::from(e)])
@@ -472,7 +523,8 @@ pub fn run(options: &Options) -> Result<(), TuneError> {
     let held_after = holdout_loss(&rounded_f, k);
     trace::set_weights(&mut params, &rounded);
     let text = params_file::render(trace::BUILT_PARAMS, &params).map_err(TuneError::Render)?;
-    std::fs::write(&options.out, text).map_err(FileError::on(FileAction::Write, &options.out))?;
+    std::fs::write(&options.out, with_header(&text, options.header.as_deref()))
+        .map_err(FileError::on(FileAction::Write, &options.out))?;
     println!(
         "loss before {before:.6} after {after:.6} (rounded {after_rounded:.6}); held-out before {held_before:.6} after {held_after:.6}; {} training positions, K {k:.6}",
         samples.len()
@@ -510,6 +562,29 @@ mod tests {
         let o = parse("--data=d --data e --out x --seed=0xff --lr=0.25").unwrap();
         assert_eq!((o.data.len(), o.seed, o.lr), (2, 255, 0.25));
         assert_eq!(Options::parse(args("--help")), Ok(Parsed::Help));
+    }
+
+    #[test]
+    fn neutral_needs_no_data_and_takes_none() {
+        let o = parse("--neutral --out x").unwrap();
+        assert!(o.neutral && o.data.is_empty());
+        assert_eq!(
+            parse("--neutral"),
+            Err(ArgError::Missing("--out <params.txt>"))
+        );
+        assert_eq!(
+            parse("--neutral --data d --out x"),
+            Err(ArgError::Conflict("--neutral", "--data"))
+        );
+        assert!(parse("--neutral=yes --out x").is_err());
+        let o = parse("--neutral --out x --header=gen-1").unwrap();
+        assert_eq!(o.header.as_deref(), Some("gen-1"));
+        assert_eq!(with_header("# a\nb\n", Some("c d")), "# c d\nb\n");
+        assert_eq!(with_header("# a\nb\n", None), "# a\nb\n");
+        assert!(matches!(
+            Options::parse(["--data", "d", "--out", "x", "--header", "a\nb"]),
+            Err(ArgError::BadValue { .. })
+        ));
     }
 
     #[test]
