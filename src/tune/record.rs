@@ -332,7 +332,28 @@ impl From<FileError> for DataError {
     }
 }
 
-/// Checks a header read from `path`.
+/// Opens a binary data file and reads its header: the reader stands at
+/// the first record.
+fn open_binary(path: &str) -> Result<BufReader<File>, DataError> {
+    let file = File::open(path).map_err(FileError::on(FileAction::Open, path))?;
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let mut header = [0u8; HEADER_BYTES];
+    let truncated = match reader.read_exact(&mut header) {
+        Ok(()) => false,
+        Err(error) if error.kind() == std::io::ErrorKind::UnexpectedEof => true,
+        Err(error) => return Err(FileError::on(FileAction::Read, path)(error).into()),
+    };
+    if truncated || header[..8] != MAGIC {
+        return Err(DataError::Format {
+            path: path.to_string(),
+            detail: "not a Kiln binary data file (no KILNDATA header)".into(),
+        });
+    }
+    check_header(path, &header)?;
+    Ok(reader)
+}
+
+/// Checks the version and record size of a header read from `path`.
 fn check_header(path: &str, header: &[u8; HEADER_BYTES]) -> Result<(), DataError> {
     let version = u16::from_le_bytes([header[8], header[9]]);
     let size = u16::from_le_bytes([header[10], header[11]]);
@@ -384,13 +405,7 @@ pub fn read_positions(
 ) -> Result<u64, DataError> {
     let mut bad = 0;
     if is_binary(path)? {
-        let file = File::open(path).map_err(FileError::on(FileAction::Open, path))?;
-        let mut reader = BufReader::with_capacity(1 << 16, file);
-        let mut header = [0u8; HEADER_BYTES];
-        reader
-            .read_exact(&mut header)
-            .map_err(FileError::on(FileAction::Read, path))?;
-        check_header(path, &header)?;
+        let mut reader = open_binary(path)?;
         let mut record = [0u8; RECORD_BYTES];
         loop {
             match read_record(&mut reader, &mut record) {
@@ -469,19 +484,7 @@ pub struct Existing {
 /// A [`DataError`] when the file cannot be read, is not binary data of
 /// this version, or holds games of another seed.
 pub fn games_in(path: &str, seed: u64) -> Result<Existing, DataError> {
-    let file = File::open(path).map_err(FileError::on(FileAction::Open, path))?;
-    let mut reader = BufReader::with_capacity(1 << 16, file);
-    let mut header = [0u8; HEADER_BYTES];
-    reader
-        .read_exact(&mut header)
-        .map_err(FileError::on(FileAction::Read, path))?;
-    if header[..8] != MAGIC {
-        return Err(DataError::Format {
-            path: path.to_string(),
-            detail: "not a Kiln binary data file (no KILNDATA header)".into(),
-        });
-    }
-    check_header(path, &header)?;
+    let mut reader = open_binary(path)?;
     let mut games = Vec::new();
     let (mut positions, mut positions_in_games) = (0, 0);
     let mut offset = HEADER_BYTES as u64;
