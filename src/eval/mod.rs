@@ -14,6 +14,7 @@ pub mod endgame;
 pub mod eval_cache;
 pub mod explain;
 mod masks;
+pub mod nnue;
 pub mod params;
 pub mod pawn_table;
 pub mod psqt;

@@ -30,6 +30,8 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod net;
+
 use std::collections::BTreeMap;
 use std::fmt;
 
