@@ -36,9 +36,10 @@ commands:
                            (`tune --neutral --out <file>`: the material-only start)
   wdl --data <file> ...    fit the win/draw/loss model of UCI_ShowWDL to
                            self-play games
-  plot --params <params.txt> [--losses <file>] --out <dir>
-                           PNG heat maps of the piece-square tables and the
-                           tuner's loss curve (builds with `--features plot`)
+  plot [--params <params.txt>] [--losses <file>] [--curve <file>] --out <dir>
+                           PNG heat maps of the piece-square tables, the
+                           tuner's loss curve and the network's learning
+                           curve (builds with `--features plot`)
   help [<command>]         this help, or a command's
   version                  version and tables seed and fingerprint
 

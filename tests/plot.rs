@@ -47,8 +47,9 @@ fn draws_both_pictures_from_the_shipped_parameters() {
     std::fs::write(&log, LOG).expect("log written");
     let out = dir.join("pictures");
     let written = run(&Options {
-        params: PARAMS.into(),
+        params: Some(PARAMS.into()),
         losses: Some(log),
+        curve: None,
         out: out.clone(),
     })
     .expect("pictures drawn");
@@ -67,8 +68,9 @@ fn draws_both_pictures_from_the_shipped_parameters() {
 fn without_a_log_draws_the_tables_only() {
     let dir = temp_dir("tables");
     let written = run(&Options {
-        params: PARAMS.into(),
+        params: Some(PARAMS.into()),
         losses: None,
+        curve: None,
         out: dir.clone(),
     })
     .expect("picture drawn");
@@ -84,8 +86,9 @@ fn error_for_log(name: &str, text: &str) -> (PlotError, PathBuf) {
     std::fs::write(&log, text).expect("log written");
     let out = dir.join("pictures");
     let err = run(&Options {
-        params: PARAMS.into(),
+        params: Some(PARAMS.into()),
         losses: Some(log),
+        curve: None,
         out: out.clone(),
     })
     .expect_err("a bad log");
@@ -139,8 +142,9 @@ fn a_missing_file_is_an_error_naming_it() {
     ] {
         let missing = losses.clone().unwrap_or(params.clone());
         let err = run(&Options {
-            params,
+            params: Some(params),
             losses,
+            curve: None,
             out: dir.join("pictures"),
         })
         .expect_err("a missing file");
@@ -160,12 +164,65 @@ fn a_file_that_is_not_a_parameter_file_is_an_error() {
     let params = dir.join("params.txt");
     std::fs::write(&params, "[material]\npawn 100 100\n").expect("file written");
     let err = run(&Options {
-        params,
+        params: Some(params),
         losses: None,
+        curve: None,
         out: dir.join("pictures"),
     })
     .expect_err("not a parameter file");
     assert!(matches!(err, PlotError::Params { .. }), "{err:?}");
     assert!(err.to_string().contains("missing section"), "{err}");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+const CURVE: &str = "\
+# positions elo error
+450186 -310.5 90
+1500000 -120 45  # a comment after the numbers
+";
+
+#[test]
+fn draws_the_learning_curve_alone() {
+    let dir = temp_dir("curve");
+    let curve = dir.join("curve.txt");
+    std::fs::write(&curve, CURVE).expect("curve written");
+    let out = dir.join("pictures");
+    let written = run(&Options {
+        params: None,
+        losses: None,
+        curve: Some(curve),
+        out: out.clone(),
+    })
+    .expect("picture drawn");
+    assert_eq!(written, [out.join("learning-curve.png")]);
+    let (size, colours) = decode(&written[0]);
+    assert_eq!(size, (1000, 600));
+    assert!(colours > 20, "learning-curve.png has {colours} colours");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn a_malformed_curve_line_is_an_error_naming_its_line() {
+    let dir = temp_dir("bad-curve");
+    let curve = dir.join("curve.txt");
+    for (text, expected) in [
+        ("100 5 3\n50 6 3\n", ":2: 50 positions after 100"),
+        ("100 5\n", ":1: expected '<positions> <elo> <error>'"),
+        ("100 x 3\n", ":1: bad number 'x'"),
+        ("0 1 1\n", ":1: bad position count '0'"),
+        ("# nothing\n", "no '<positions> <elo> <error>' line"),
+    ] {
+        std::fs::write(&curve, text).expect("curve written");
+        let err = run(&Options {
+            params: None,
+            losses: None,
+            curve: Some(curve.clone()),
+            out: dir.join("pictures"),
+        })
+        .expect_err("a bad curve");
+        assert!(matches!(err, PlotError::CurveLine { .. }), "{err:?}");
+        assert!(err.to_string().contains(expected), "{err}");
+        assert!(!dir.join("pictures").exists());
+    }
     std::fs::remove_dir_all(&dir).expect("clean up");
 }

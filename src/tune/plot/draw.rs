@@ -51,6 +51,16 @@ pub enum PlotError {
         /// The log.
         path: PathBuf,
     },
+    /// A line of the learning-curve file is not `<positions> <elo> <error>`
+    /// with positions counting up, or the file has no such line.
+    CurveLine {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number (0: the file as a whole).
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
     /// The output folder could not be created.
     CreateDir {
         /// The folder.
@@ -107,6 +117,16 @@ impl fmt::Display for PlotError {
                 "'{}' has no 'epoch N loss X held-out Y' line (expected the standard output of 'kiln tune')",
                 path.display()
             ),
+            PlotError::CurveLine {
+                path,
+                line: 0,
+                message,
+            } => write!(f, "{}: {message}", path.display()),
+            PlotError::CurveLine {
+                path,
+                line,
+                message,
+            } => write!(f, "{}:{line}: {message}", path.display()),
             PlotError::CreateDir { path, source } => {
                 write!(f, "cannot create folder '{}': {source}", path.display())
             }
@@ -133,22 +153,36 @@ impl std::error::Error for PlotError {
             PlotError::Params { error, .. } => Some(error),
             PlotError::Draw { source, .. } => Some(source),
             PlotError::Encode { source, .. } => Some(source),
-            PlotError::LossLine { .. } | PlotError::NoEpochs { .. } | PlotError::Font => None,
+            PlotError::LossLine { .. }
+            | PlotError::NoEpochs { .. }
+            | PlotError::CurveLine { .. }
+            | PlotError::Font => None,
         }
     }
 }
 
 /// Draws the pictures `options` ask for; returns the files written
-/// (`psqt.png`, then `loss.png` if a loss log was given). Every input is
-/// read and checked before anything is written.
+/// (`psqt.png`, `loss.png`, `learning-curve.png`, in that order, each if
+/// its input was given). Every input is read and checked before anything
+/// is written.
 pub fn run(options: &Options) -> Result<Vec<PathBuf>, PlotError> {
-    let text = read(&options.params)?;
-    let params = params_file::parse(&text).map_err(|error| PlotError::Params {
-        path: options.params.clone(),
-        error,
-    })?;
+    let params = match &options.params {
+        Some(path) => {
+            Some(
+                params_file::parse(&read(path)?).map_err(|error| PlotError::Params {
+                    path: path.clone(),
+                    error,
+                })?,
+            )
+        }
+        None => None,
+    };
     let losses = match &options.losses {
         Some(path) => Some(parse_losses(path, &read(path)?)?),
+        None => None,
+    };
+    let curve = match &options.curve {
+        Some(path) => Some(parse_curve(path, &read(path)?)?),
         None => None,
     };
     std::fs::create_dir_all(&options.out).map_err(|source| PlotError::CreateDir {
@@ -159,16 +193,23 @@ pub fn run(options: &Options) -> Result<Vec<PathBuf>, PlotError> {
     // keeps `run` free of any state set up beforehand.
     plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).map_err(|_| PlotError::Font)?;
 
-    let source = file_name(&options.params);
     let mut written = Vec::new();
-    let path = options.out.join("psqt.png");
-    render(&path, PSQT_SIZE, |area| draw_psqt(area, &params, &source))?;
-    written.push(path);
+    if let (Some(params), Some(file)) = (params, &options.params) {
+        let path = options.out.join("psqt.png");
+        let source = file_name(file);
+        render(&path, PSQT_SIZE, |area| draw_psqt(area, &params, &source))?;
+        written.push(path);
+    }
     if let (Some(losses), Some(log)) = (losses, &options.losses) {
         let path = options.out.join("loss.png");
         render(&path, LOSS_SIZE, |area| {
             draw_losses(area, &losses, &file_name(log))
         })?;
+        written.push(path);
+    }
+    if let Some(curve) = curve {
+        let path = options.out.join("learning-curve.png");
+        render(&path, LOSS_SIZE, |area| draw_curve(area, &curve))?;
         written.push(path);
     }
     Ok(written)
@@ -258,6 +299,68 @@ fn parse_losses(path: &Path, text: &str) -> Result<Losses, PlotError> {
         });
     }
     Ok(Losses { epochs, data })
+}
+
+/// One match of a learning curve: the network trained on `positions`
+/// positions scored `elo` ± `error` against the hand-written evaluation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct CurvePoint {
+    positions: u64,
+    elo: f64,
+    error: f64,
+}
+
+fn parse_curve(path: &Path, text: &str) -> Result<Vec<CurvePoint>, PlotError> {
+    let mut points: Vec<CurvePoint> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let code = line.split('#').next().unwrap_or("");
+        let words: Vec<&str> = code.split_whitespace().collect();
+        if words.is_empty() {
+            continue;
+        }
+        let bad = |message: String| PlotError::CurveLine {
+            path: path.to_path_buf(),
+            line: n + 1,
+            message,
+        };
+        let [positions, elo, error] = words[..] else {
+            return Err(bad(format!(
+                "expected '<positions> <elo> <error>', found '{}'",
+                line.trim()
+            )));
+        };
+        let positions = match positions.parse::<u64>() {
+            Ok(p) if p > 0 => p,
+            _ => return Err(bad(format!("bad position count '{positions}'"))),
+        };
+        let number = |word: &str, min: f64| match word.parse::<f64>() {
+            Ok(x) if x.is_finite() && x >= min && x.abs() <= 2000.0 => Ok(x),
+            _ => Err(bad(format!("bad number '{word}'"))),
+        };
+        let point = CurvePoint {
+            positions,
+            elo: number(elo, -2000.0)?,
+            error: number(error, 0.0)?,
+        };
+        if points
+            .last()
+            .is_some_and(|last| positions <= last.positions)
+        {
+            return Err(bad(format!(
+                "{positions} positions after {}: list the matches by position count",
+                points[points.len() - 1].positions
+            )));
+        }
+        points.push(point);
+    }
+    if points.is_empty() {
+        return Err(PlotError::CurveLine {
+            path: path.to_path_buf(),
+            line: 0,
+            message: "no '<positions> <elo> <error>' line".into(),
+        });
+    }
+    Ok(points)
 }
 
 /// Draws a `size` picture with `draw` and writes it to `path` as a PNG.
@@ -620,5 +723,78 @@ fn draw_losses(
             chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))?;
         }
     }
+    Ok(())
+}
+
+/// The learning curve: Elo against the hand-written evaluation by training
+/// positions (millions, logarithmic axis), each point with its 95 %
+/// interval, and the line of equal strength.
+fn draw_curve(
+    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    points: &[CurvePoint],
+) -> Result<(), DrawError> {
+    let millions = |p: &CurvePoint| p.positions as f64 / 1e6;
+    let (x_lo, x_hi) = points.iter().fold((f64::INFINITY, 0f64), |(lo, hi), p| {
+        (lo.min(millions(p)), hi.max(millions(p)))
+    });
+    let (x_lo, x_hi) = (x_lo / 1.6, x_hi * 1.6);
+    let (y_lo, y_hi) = points.iter().fold((0f64, 0f64), |(lo, hi), p| {
+        (lo.min(p.elo - p.error), hi.max(p.elo + p.error))
+    });
+    let pad = ((y_hi - y_lo) * 0.08).max(10.0);
+    let (y_lo, y_hi) = (y_lo - pad, y_hi + pad);
+
+    let (head, plot) = area.split_vertically(HEAD);
+    head.draw_text(
+        "The network against the hand-written evaluation, by training data",
+        &anchored(style(24, INK), HPos::Center, VPos::Top),
+        (LOSS_SIZE.0 as i32 / 2, 16),
+    )?;
+    head.draw_text(
+        "Elo with 95 % interval (docs/nnue.md)",
+        &anchored(style(18, INK), HPos::Center, VPos::Top),
+        (LOSS_SIZE.0 as i32 / 2, 48),
+    )?;
+    let mut chart = ChartBuilder::on(&plot)
+        .margin(24)
+        .margin_top(8)
+        .x_label_area_size(56)
+        .y_label_area_size(80)
+        .build_cartesian_2d((x_lo..x_hi).log_scale(), y_lo..y_hi)?;
+    chart
+        .configure_mesh()
+        .x_desc("training positions (millions, logarithmic)")
+        .y_desc("Elo against the hand-written evaluation")
+        .axis_desc_style((FAMILY, 18).into_font().color(&INK))
+        .label_style((FAMILY, 15).into_font().color(&INK))
+        .x_label_formatter(&|v| format!("{v}"))
+        .y_label_formatter(&|v| format!("{v:.0}"))
+        .y_labels(10)
+        .light_line_style(RGBColor(235, 235, 235))
+        .bold_line_style(RGBColor(215, 215, 215))
+        .draw()?;
+    chart.draw_series(LineSeries::new(
+        [(x_lo, 0.0), (x_hi, 0.0)],
+        GREY.stroke_width(2),
+    ))?;
+    chart.draw_series(points.iter().map(|p| {
+        ErrorBar::new_vertical(
+            millions(p),
+            p.elo - p.error,
+            p.elo,
+            p.elo + p.error,
+            TRAINING.stroke_width(2),
+            12,
+        )
+    }))?;
+    chart.draw_series(LineSeries::new(
+        points.iter().map(|p| (millions(p), p.elo)),
+        TRAINING.stroke_width(3),
+    ))?;
+    chart.draw_series(
+        points
+            .iter()
+            .map(|p| Circle::new((millions(p), p.elo), 5, TRAINING.filled())),
+    )?;
     Ok(())
 }

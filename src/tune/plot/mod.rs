@@ -34,28 +34,35 @@ pub use draw::{PlotError, run};
 
 /// Usage text of `kiln plot`.
 pub const USAGE: &str = "\
-usage: kiln plot --params <params.txt> [--losses <file>] --out <dir>
+usage: kiln plot [--params <params.txt>] [--losses <file>] [--curve <file>] --out <dir>
 
-Renders pictures of the evaluation to PNG files in <dir>: psqt.png, the
-middlegame and endgame piece-square table of each piece as heat maps, and
-with --losses (the stdout of `kiln tune`) loss.png, the training and
-held-out loss per epoch. Prints the path of each file written.
+Renders pictures of the evaluation to PNG files in <dir>: with --params
+psqt.png, the middlegame and endgame piece-square table of each piece as
+heat maps; with --losses (the stdout of `kiln tune`) loss.png, the training
+and held-out loss per epoch; with --curve learning-curve.png, the network's
+Elo against the hand-written evaluation by training positions. At least one
+of the three. Prints the path of each file written.
 
 Only in builds with the cargo feature `plot`:
   cargo run --release --features plot -- plot --params src/eval/params.txt --out docs
 
   --params <params.txt>    weights in the format of src/eval/params.txt
   --losses <file>          `kiln tune` output with `epoch N loss X held-out Y` lines
+  --curve <file>           lines `<positions> <elo> <error>` (docs/nnue-curve.txt)
   --out <dir>              directory for the PNG files
   -h, --help               this help";
 
 /// What to draw and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// A parameter file in the format of `src/eval/params.txt`.
-    pub params: PathBuf,
+    /// A parameter file in the format of `src/eval/params.txt`, if its
+    /// piece-square tables are wanted.
+    pub params: Option<PathBuf>,
     /// The standard output of a `kiln tune` run, if its loss curve is wanted.
     pub losses: Option<PathBuf>,
+    /// A learning-curve file (`<positions> <elo> <error>` lines), if its
+    /// picture is wanted.
+    pub curve: Option<PathBuf>,
     /// The folder the pictures are written to (created if missing).
     pub out: PathBuf,
 }
@@ -68,11 +75,12 @@ impl Options {
         I: IntoIterator,
         I::Item: Into<OsString>,
     {
-        let (mut params, mut losses, mut out) = (None, None, None);
+        let (mut params, mut losses, mut curve, mut out) = (None, None, None, None);
         let parsed = for_each_option(args, |flag, args| {
             match flag {
                 "--params" => params = Some(PathBuf::from(args.value(flag)?)),
                 "--losses" => losses = Some(PathBuf::from(args.value(flag)?)),
+                "--curve" => curve = Some(PathBuf::from(args.value(flag)?)),
                 "--out" => out = Some(PathBuf::from(args.value(flag)?)),
                 _ => return Ok(false),
             }
@@ -81,9 +89,15 @@ impl Options {
         if parsed == Parsed::Help {
             return Ok(Parsed::Help);
         }
+        if params.is_none() && losses.is_none() && curve.is_none() {
+            return Err(ArgError::Missing(
+                "one of --params <params.txt>, --losses <file>, --curve <file>",
+            ));
+        }
         Ok(Parsed::Run(Options {
-            params: params.ok_or(ArgError::Missing("--params <params.txt>"))?,
+            params,
             losses,
+            curve,
             out: out.ok_or(ArgError::Missing("--out <dir>"))?,
         }))
     }
@@ -95,16 +109,22 @@ mod tests {
     use crate::tune::split_args as args;
 
     #[test]
-    fn options_take_params_losses_and_out() {
-        let parsed = Options::parse(args("--params p.txt --losses=l.log --out docs"));
+    fn options_take_params_losses_curve_and_out() {
+        let parsed = Options::parse(args("--params p.txt --losses=l.log --curve c --out docs"));
         assert_eq!(
             parsed,
             Ok(Parsed::Run(Options {
-                params: "p.txt".into(),
+                params: Some("p.txt".into()),
                 losses: Some("l.log".into()),
+                curve: Some("c".into()),
                 out: "docs".into(),
             }))
         );
+        let curve_only = Options::parse(args("--curve c --out d"))
+            .unwrap()
+            .run()
+            .unwrap();
+        assert_eq!((curve_only.params, curve_only.losses), (None, None));
         let parsed = Options::parse(args("--out=d --params p"))
             .unwrap()
             .run()
@@ -116,7 +136,9 @@ mod tests {
         );
         assert_eq!(
             Options::parse(args("--out d")),
-            Err(ArgError::Missing("--params <params.txt>"))
+            Err(ArgError::Missing(
+                "one of --params <params.txt>, --losses <file>, --curve <file>"
+            ))
         );
         assert_eq!(Options::parse(args("--help")), Ok(Parsed::Help));
     }
