@@ -41,7 +41,7 @@ use std::time::Duration;
 use super::file_error::{FileAction, FileError};
 use super::options::{ArgError, Parsed, for_each_option};
 use super::progress::Progress;
-use super::record::{self, DataError, Existing, GameResult, NotStandardCastling};
+use super::record::{self, DataError, Existing, GameResult, NotStandardCastling, RECORD_BYTES};
 use super::uci_client::{MATE_LABEL, UciClient, UciClientError};
 use crate::board::{Board, Color, FenError, STARTPOS};
 use crate::eval::score::{MATE_BOUND, Score};
@@ -345,7 +345,7 @@ pub fn run(options: &Options) -> Result<u64, DatagenError> {
                     Color::White => 2 - white_result,
                 };
                 kiln_half_points.fetch_add(u64::from(kiln_result), Ordering::Relaxed);
-                let bytes = game_output(&options, game, &kept, white_result)?;
+                let bytes = game_output(&options, game, &kept, white_result);
                 // Poisoned only if another thread panicked holding it.
                 let mut out = writer.lock().map_err(|_| DatagenError::WorkerPanicked)?;
                 out.write_all(&bytes)
@@ -423,40 +423,40 @@ fn open_output(options: &Options) -> Result<(File, Existing), DatagenError> {
 
 /// The bytes a finished game adds to the output: its positions (binary
 /// records and an end-of-game marker, or text lines).
-fn game_output(
-    options: &Options,
-    game: u64,
-    kept: &[(String, Score)],
-    white_half_points: u8,
-) -> Result<Vec<u8>, DatagenError> {
+fn game_output(options: &Options, game: u64, kept: &[Kept], white_half_points: u8) -> Vec<u8> {
     let result = match white_half_points {
         0 => GameResult::Loss,
         1 => GameResult::Draw,
         _ => GameResult::Win,
     };
     let mut bytes = Vec::new();
-    if options.text {
-        let label = ["0.0", "0.5", "1.0"][result as usize];
-        for (fen, score) in kept {
-            bytes.extend_from_slice(format!("{fen} | {label} | {score}\n").as_bytes());
+    for position in kept {
+        match position {
+            Kept::Text(fen, score) => {
+                let label = ["0.0", "0.5", "1.0"][result as usize];
+                bytes.extend_from_slice(format!("{fen} | {label} | {score}\n").as_bytes());
+            }
+            Kept::Record(record) => {
+                let mut record = *record;
+                record::set_result(&mut record, result);
+                bytes.extend_from_slice(&record);
+            }
         }
-        return Ok(bytes);
     }
-    for (fen, score) in kept {
-        let unstorable = |error| DatagenError::Unstorable {
-            fen: fen.clone(),
-            error,
-        };
-        // The FEN comes from the board itself: it always parses.
-        let board = Board::from_fen(fen).map_err(|error| DatagenError::Opening {
-            path: "(a kept position)".to_string(),
-            line: 0,
-            error,
-        })?;
-        bytes.extend_from_slice(&record::encode(&board, *score, result).map_err(unstorable)?);
+    if !options.text {
+        bytes.extend_from_slice(&record::game_marker(game, options.seed, result));
     }
-    bytes.extend_from_slice(&record::game_marker(game, options.seed, result));
-    Ok(bytes)
+    bytes
+}
+
+/// A kept position in the form the output file takes, its game's result
+/// still to come.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Kept {
+    /// `--text`: the FEN and White's score.
+    Text(String, Score),
+    /// Binary: the record, its result set when the game ends.
+    Record([u8; RECORD_BYTES]),
 }
 
 /// Reads starting positions: one FEN (4 or 6 fields) or EPD line each;
@@ -529,15 +529,16 @@ fn opponent_color(game: u64) -> Color {
 }
 
 /// Plays game number `game` (against `opponent` if given) and returns its
-/// kept positions (FEN and White's score) and White's result in half
-/// points; an `Err` is an opponent that failed or sent an illegal move.
+/// kept positions and White's result in half points; an `Err` is an
+/// opponent that failed or sent an illegal move, or a kept position the
+/// binary format cannot store.
 fn play_game(
     searcher: &mut Searcher,
     mut opponent: Option<&mut UciClient>,
     options: &Options,
     openings: &[String],
     game: u64,
-) -> Result<(Vec<(String, Score)>, u8), DatagenError> {
+) -> Result<(Vec<Kept>, u8), DatagenError> {
     let limits = Limits {
         nodes: Some(options.nodes),
         ..Limits::default()
@@ -568,8 +569,7 @@ fn play_game(
         engine.new_game()?;
     }
 
-    // (FEN, White's score) of the positions kept so far.
-    let mut kept: Vec<(String, Score)> = Vec::new();
+    let mut kept: Vec<Kept> = Vec::new();
     let mut win_streak = 0u32;
     let mut win_side = Color::White;
     let mut draw_streak = 0u32;
@@ -639,7 +639,19 @@ fn play_game(
             && !best.is_promotion()
             && score.abs() < MATE_BOUND
         {
-            kept.push((board.to_fen(), white_score));
+            kept.push(if options.text {
+                Kept::Text(board.to_fen(), white_score)
+            } else {
+                // The result is not known yet: a draw until the game ends.
+                let record =
+                    record::encode(&board, white_score, GameResult::Draw).map_err(|error| {
+                        DatagenError::Unstorable {
+                            fen: board.to_fen(),
+                            error,
+                        }
+                    })?;
+                Kept::Record(record)
+            });
         }
 
         // Adjudication from the scores of consecutive plies.
@@ -753,11 +765,26 @@ mod tests {
         let (b, _) = play_game(&mut searcher, None, &options, &openings, 3).unwrap();
         assert_eq!(a, b, "same seed and game number, same game");
         assert!(!a.is_empty());
-        for (fen, score) in &a {
-            let board = Board::from_fen(fen).unwrap();
-            assert!(!board.in_check(), "{fen}");
-            assert!(score.abs() < MATE_BOUND, "{fen} {score}");
+        for kept in &a {
+            let Kept::Record(bytes) = kept else {
+                panic!("binary output keeps records: {kept:?}")
+            };
+            let Ok(record::Record::Position {
+                board, white_score, ..
+            }) = record::decode(bytes)
+            else {
+                panic!("a position record: {bytes:?}")
+            };
+            assert!(!board.in_check(), "{board}");
+            assert!(
+                i32::from(white_score).abs() < MATE_BOUND,
+                "{board} {white_score}"
+            );
         }
+        let text = parse("--out unused --games 1 --nodes 300 --seed 5 --text").unwrap();
+        let (c, _) = play_game(&mut searcher, None, &text, &openings, 3).unwrap();
+        assert_eq!(c.len(), a.len());
+        assert!(c.iter().all(|kept| matches!(kept, Kept::Text(..))));
     }
 
     #[test]

@@ -16,7 +16,7 @@
 use std::ffi::OsString;
 use std::fmt;
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::file_error::{FileAction, FileError};
@@ -25,7 +25,7 @@ use super::progress::Progress;
 use super::record::{self, DataError};
 pub use super::uci_client::MATE_LABEL;
 use super::uci_client::{UciClient, UciClientError};
-use crate::board::Board;
+use crate::board::Color;
 use crate::protocol::options::hash_mib;
 
 /// Usage text of `kiln label`.
@@ -163,38 +163,37 @@ impl From<UciClientError> for LabelError {
     }
 }
 
+/// A position to label: its FEN, its side to move and its game's result as
+/// the output writes it.
+struct Input {
+    fen: String,
+    white_to_move: bool,
+    result: &'static str,
+}
+
 /// Runs `kiln label`; progress goes to stderr.
 pub fn run(options: &Options) -> Result<Summary, LabelError> {
-    let mut lines = Vec::new();
-    if record::is_binary(&options.data)? {
-        // Binary records become the text lines the engine is fed from.
-        let unreadable = record::read_positions(&options.data, |position| {
-            let result = ["0.0", "0.5", "1.0"][(position.result * 2.0).round() as usize % 3];
-            lines.push(format!("{} | {result} |", position.board.to_fen()));
-            true
-        })
-        .map_err(LabelError::Data)?;
-        // Counted as skipped, as a malformed text line is.
-        lines.extend((0..unreadable).map(|_| String::from("unreadable record")));
-    } else {
-        let file =
-            File::open(&options.data).map_err(FileError::on(FileAction::Open, &options.data))?;
-        for line in BufReader::new(file).lines() {
-            let line = line.map_err(FileError::on(FileAction::Read, &options.data))?;
-            if !line.trim().is_empty() {
-                lines.push(line);
-            }
-        }
-    }
+    // Binary records and text lines alike, through the one reader of
+    // training data; what it cannot read is counted as skipped.
+    let mut inputs = Vec::new();
+    let unreadable = record::read_positions(&options.data, |position| {
+        inputs.push(Input {
+            fen: position.board.to_fen(),
+            white_to_move: position.board.side_to_move() == Color::White,
+            result: ["0.0", "0.5", "1.0"][(position.result * 2.0).round() as usize % 3],
+        });
+        true
+    })
+    .map_err(LabelError::Data)?;
     let mut out = BufWriter::new(
         File::create(&options.out).map_err(FileError::on(FileAction::Create, &options.out))?,
     );
     let done = AtomicU64::new(0);
-    let chunk = lines.len().div_ceil(options.threads).max(1);
-    let total = lines.len() as u64;
+    let chunk = inputs.len().div_ceil(options.threads).max(1);
+    let total = inputs.len() as u64;
     let mut progress = Progress::new("label", "positions", Some(total));
     let results: Vec<Result<Vec<Option<String>>, LabelError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = lines
+        let handles: Vec<_> = inputs
             .chunks(chunk)
             .map(|part| scope.spawn(|| label_chunk(options, part, &done)))
             .collect();
@@ -209,7 +208,10 @@ pub fn run(options: &Options) -> Result<Summary, LabelError> {
             .map(|h| h.join().unwrap_or(Err(LabelError::WorkerPanicked)))
             .collect()
     });
-    let mut summary = Summary::default();
+    let mut summary = Summary {
+        labelled: 0,
+        skipped: unreadable,
+    };
     for part in results {
         for line in part? {
             match line {
@@ -227,34 +229,23 @@ pub fn run(options: &Options) -> Result<Summary, LabelError> {
     Ok(summary)
 }
 
-/// Labels `lines` with one engine; `None` for a line that could not be.
+/// Labels `inputs` with one engine; `None` for a position it gave no
+/// score for.
 fn label_chunk(
     options: &Options,
-    lines: &[String],
+    inputs: &[Input],
     done: &AtomicU64,
 ) -> Result<Vec<Option<String>>, LabelError> {
     let mut engine = UciClient::start(&options.engine, options.hash_mib)?;
-    let mut labelled = Vec::with_capacity(lines.len());
-    for line in lines {
-        let mut fields = line.split('|').map(str::trim);
-        let (Some(fen), Some(result)) = (fields.next(), fields.next()) else {
-            labelled.push(None);
-            continue;
-        };
-        // Checked here: an engine given a bad FEN may crash, or quietly
-        // search some other position.
-        if Board::from_fen(fen).is_err() {
-            labelled.push(None);
-            continue;
-        }
-        let white_to_move = fen.split_whitespace().nth(1) == Some("w");
+    let mut labelled = Vec::with_capacity(inputs.len());
+    for input in inputs {
         let reply = engine.search(
-            &format!("position fen {fen}"),
+            &format!("position fen {}", input.fen),
             &format!("go depth {}", options.depth),
         )?;
         let label = reply.score.map(|score| {
-            let white = if white_to_move { score } else { -score };
-            format!("{fen} | {result} | {white}")
+            let white = if input.white_to_move { score } else { -score };
+            format!("{} | {} | {white}", input.fen, input.result)
         });
         labelled.push(label);
         done.fetch_add(1, Ordering::Relaxed);

@@ -131,9 +131,15 @@ pub fn encode(
     record[26..28].copy_from_slice(&board.fullmove_number().to_le_bytes());
     let score = white_score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
     record[28..30].copy_from_slice(&score.to_le_bytes());
-    record[30] = result as u8;
+    set_result(&mut record, result);
     record[31] = castling_bits(board)?;
     Ok(record)
+}
+
+/// Sets the game's result in a record (for a position encoded before its
+/// game ended).
+pub fn set_result(record: &mut [u8; RECORD_BYTES], result: GameResult) {
+    record[30] = result as u8;
 }
 
 /// The rights as bits 0..4 (White short, White long, Black short, Black
