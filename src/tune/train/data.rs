@@ -156,15 +156,50 @@ pub fn load(paths: &[String], trace_for_k: bool) -> Result<Loaded, DataError> {
     Ok(loaded)
 }
 
+/// The hand-written evaluation's weights, as `kiln tune` reads them.
+fn built_weights() -> Result<Vec<[f64; 2]>, BuiltParamsError> {
+    Ok(trace::weights_of(&trace::built_params()?)
+        .iter()
+        .map(|&(mg, eg)| [f64::from(mg), f64::from(eg)])
+        .collect())
+}
+
 /// The `K` at which the hand-written evaluation best predicts the game
 /// results of `samples` (`kiln tune`'s fit): the network's centipawns are
 /// then on the hand-written evaluation's scale.
 pub fn fit_k(samples: &[Sample]) -> Result<f64, BuiltParamsError> {
-    let weights: Vec<[f64; 2]> = trace::weights_of(&trace::built_params()?)
+    Ok(texel::fit_k(samples, &built_weights()?))
+}
+
+/// The hand-written evaluation's mean loss on the first of `positions`
+/// (at most as many as `K` is fitted on) against the trainer's targets:
+/// the figure the network's held-out loss is to beat.
+pub fn hand_written_loss(
+    positions: &[Position],
+    lambda: f32,
+    k: f32,
+) -> Result<f64, BuiltParamsError> {
+    let samples: Vec<Sample> = positions
         .iter()
-        .map(|&(mg, eg)| [f64::from(mg), f64::from(eg)])
+        .take(K_FIT_POSITIONS)
+        .filter_map(|position| {
+            let Ok(record::Record::Position { board, .. }) = record::decode(&position.record)
+            else {
+                return None;
+            };
+            // The target from White's side, as the tuner's samples hold it.
+            let target = match position.side_to_move() {
+                Color::White => position.target(lambda, k),
+                Color::Black => 1.0 - position.target(lambda, k),
+            };
+            Some(Sample {
+                trace: trace::trace(&board),
+                target,
+                result: position.white_result,
+            })
+        })
         .collect();
-    Ok(texel::fit_k(samples, &weights))
+    Ok(texel::loss(&samples, &built_weights()?, f64::from(k)))
 }
 
 #[cfg(test)]

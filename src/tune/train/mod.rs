@@ -104,6 +104,9 @@ pub struct Summary {
     pub held_out_loss: Vec<f64>,
     /// The mean batch loss of each epoch.
     pub training_loss: Vec<f64>,
+    /// The hand-written evaluation's loss on (the first) held-out
+    /// positions, with the same `K` and targets.
+    pub hand_written_loss: Option<f64>,
     /// Mean absolute difference in centipawns between the float network
     /// and the written file's integer evaluation on held-out positions.
     pub quantisation_error: f64,
@@ -137,11 +140,22 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
     let threads = options.threads;
     let mut net = Network::random(options.hidden, options.seed);
     let mut held_out_loss = vec![optimise::mean_loss(&net, &holdout, &objective, threads)];
+    let hand_written = if holdout.is_empty() {
+        None
+    } else {
+        Some(
+            data::hand_written_loss(&holdout, objective.lambda, objective.k)
+                .map_err(TrainError::BuiltParams)?,
+        )
+    };
     println!(
         "K {k:.6}, {} training and {held} held-out positions, hidden {}",
         positions.len(),
         options.hidden
     );
+    if let Some(loss) = hand_written {
+        println!("hand-written evaluation: held-out {loss:.6}");
+    }
     println!("epoch 0 held-out {:.6}", held_out_loss[0]);
     let mut training_loss = Vec::new();
     let per_epoch = positions.len() as u64;
@@ -224,6 +238,7 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
         k,
         held_out_loss,
         training_loss,
+        hand_written_loss: hand_written,
         quantisation_error,
         fingerprint,
     })

@@ -59,3 +59,51 @@ pub fn evaluate(header: &NetHeader, weights: &NetWeights, us: &[u16], them: &[u1
         / i64::from(header.qa * header.qb);
     eval as i32
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With float weights that are already whole multiples of 1/QA and
+    /// 1/QB, the integer evaluation is the float network's but for the two
+    /// divisions' truncation: the formula, not rounding, is what this tests.
+    #[test]
+    fn integer_evaluation_matches_the_float_network_on_exact_weights() {
+        let hidden = 32;
+        let mut net = Network::random(hidden, 11);
+        for w in net
+            .feature_weights
+            .iter_mut()
+            .chain(&mut net.feature_biases)
+        {
+            *w = (*w * QA as f32).round() / QA as f32;
+        }
+        net.feature_biases.iter_mut().for_each(|b| *b += 0.2);
+        for w in &mut net.output_weights {
+            *w = (*w * 4.0 * QB as f32).round() / QB as f32;
+        }
+        net.output_bias = 0.1;
+        let weights = quantise(&net);
+        let header = NetHeader {
+            hidden,
+            qa: QA,
+            qb: QB,
+            scale: 400,
+            description: String::new(),
+        };
+        let mut acc = vec![0.0; 2 * hidden];
+        let positions: [(&[u16], &[u16]); 3] = [
+            (&[4, 100, 383, 500], &[388, 10, 700]),
+            (&[60, 420, 3], &[3, 444, 767, 5, 6]),
+            (&[], &[]),
+        ];
+        for (us, them) in positions {
+            let float = net.forward(us, them, &mut acc) * 400.0;
+            let integer = evaluate(&header, &weights, us, them);
+            assert!(
+                (float - integer as f32).abs() <= 1.0,
+                "float {float} integer {integer}"
+            );
+        }
+    }
+}
