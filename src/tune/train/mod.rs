@@ -100,7 +100,8 @@ pub struct Summary {
     pub held_out: usize,
     /// The logistic scale used.
     pub k: f64,
-    /// The held-out loss before training, then after each epoch.
+    /// The held-out loss before training, then after each epoch (empty
+    /// without held-out positions).
     pub held_out_loss: Vec<f64>,
     /// The mean batch loss of each epoch.
     pub training_loss: Vec<f64>,
@@ -139,7 +140,11 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
     };
     let threads = options.threads;
     let mut net = Network::random(options.hidden, options.seed);
-    let mut held_out_loss = vec![optimise::mean_loss(&net, &holdout, &objective, threads)];
+    // The held-out loss of a network, when there are held-out positions.
+    let held_out = |net: &Network| {
+        (!holdout.is_empty()).then(|| optimise::mean_loss(net, &holdout, &objective, threads))
+    };
+    let mut held_out_loss: Vec<f64> = held_out(&net).into_iter().collect();
     let hand_written = if holdout.is_empty() {
         None
     } else {
@@ -156,7 +161,9 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
     if let Some(loss) = hand_written {
         println!("hand-written evaluation: held-out {loss:.6}");
     }
-    println!("epoch 0 held-out {:.6}", held_out_loss[0]);
+    if let Some(loss) = held_out_loss.first() {
+        println!("epoch 0 held-out {loss:.6}");
+    }
     let mut training_loss = Vec::new();
     let per_epoch = positions.len() as u64;
     let mut meter = Progress::new(
@@ -188,11 +195,12 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
         },
         &mut |epoch, loss, net| {
             let seconds = epoch_start.elapsed().as_secs_f64();
-            let h = optimise::mean_loss(net, &holdout, &objective, threads);
-            held_out_loss.push(h);
+            let h = held_out(net);
+            held_out_loss.extend(h);
+            let h = h.map_or(String::new(), |h| format!(" held-out {h:.6}"));
             training_loss.push(loss);
             meter_cell.borrow().suspend(|| {
-                println!("epoch {epoch} loss {loss:.6} held-out {h:.6} ({seconds:.1} s)");
+                println!("epoch {epoch} loss {loss:.6}{h} ({seconds:.1} s)");
             });
             epochs_done.set(u64::from(epoch));
             epoch_start = Instant::now();
