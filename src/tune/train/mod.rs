@@ -209,22 +209,8 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
     meter.finish();
     eprintln!("train: {:.1} s", start.elapsed().as_secs_f64());
 
-    let description = options
-        .description
-        .clone()
-        .unwrap_or_else(|| format!("kiln train {} positions", positions.len() + held));
-    let header = NetHeader {
-        hidden: options.hidden,
-        qa: quantise::QA,
-        qb: quantise::QB,
-        scale: options.scale as i32,
-        description,
-    };
-    let weights = quantise::quantise(&net);
-    let bytes = net_file::write(&header, &weights).map_err(TrainError::Write)?;
-    let fingerprint = net_file::fnv1a64(&bytes[..bytes.len() - 8]);
-    std::fs::write(&options.out, &bytes)
-        .map_err(|error| TrainError::File(FileError::on(FileAction::Write, &options.out)(error)))?;
+    let (header, weights, size, fingerprint) =
+        write_network(options, &net, positions.len() + held)?;
 
     // The quantised network against the float one.
     let check = if holdout.is_empty() {
@@ -237,7 +223,7 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
     println!(
         "wrote {} ({} bytes, fingerprint {fingerprint:016x}); quantised vs float: mean |difference| {quantisation_error:.3} cp over {} positions",
         options.out,
-        bytes.len(),
+        size,
         check.len()
     );
     Ok(Summary {
@@ -250,6 +236,35 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
         quantisation_error,
         fingerprint,
     })
+}
+
+/// Quantises `net` and writes it to `--out`; returns the header, the
+/// integer weights, the file's size and its fingerprint.
+fn write_network(
+    options: &Options,
+    net: &Network,
+    positions: usize,
+) -> Result<(NetHeader, net_file::NetWeights, usize, u64), TrainError> {
+    let description = options
+        .description
+        .clone()
+        .unwrap_or_else(|| format!("kiln train {positions} positions"));
+    let header = NetHeader {
+        hidden: options.hidden,
+        qa: quantise::QA,
+        qb: quantise::QB,
+        scale: options.scale as i32,
+        description,
+    };
+    let weights = quantise::quantise(net);
+    let bytes = net_file::write(&header, &weights).map_err(TrainError::Write)?;
+    // The format's own reader checks what was written and names its
+    // fingerprint.
+    let (_, fingerprint) = net_file::parse(&bytes)
+        .map_err(|error| TrainError::Write(WriteError(error.to_string())))?;
+    std::fs::write(&options.out, &bytes)
+        .map_err(|error| TrainError::File(FileError::on(FileAction::Write, &options.out)(error)))?;
+    Ok((header, weights, bytes.len(), fingerprint))
 }
 
 /// Mean absolute difference in centipawns between the float network and
