@@ -34,6 +34,8 @@ commands:
   tune --data <file> --out <params.txt> ...
                            Texel tuning of the evaluation weights
                            (`tune --neutral --out <file>`: the material-only start)
+  train --data <file> --out <file.nnue> ...
+                           train the NNUE evaluation's network on the CPU
   wdl --data <file> ...    fit the win/draw/loss model of UCI_ShowWDL to
                            self-play games
   plot [--params <params.txt>] [--losses <file>] [--curve <file>] --out <dir>
@@ -83,13 +85,14 @@ Prints `kiln <version> (tables seed <seed> fingerprint <hex>)`: the tables'
 seed and fingerprint tell which generated tables the build holds.";
 
 /// Every command, with its usage text.
-const COMMANDS: [(&str, &str); 10] = [
+const COMMANDS: [(&str, &str); 11] = [
     ("xboard", XBOARD_USAGE),
     ("bench", BENCH_USAGE),
     ("perft", PERFT_USAGE),
     ("datagen", kiln::tune::datagen::USAGE),
     ("label", kiln::tune::label::USAGE),
     ("tune", kiln::tune::texel::USAGE),
+    ("train", kiln::tune::train::USAGE),
     ("wdl", kiln::tune::wdl::USAGE),
     ("plot", kiln::tune::plot::USAGE),
     ("help", HELP_USAGE),
@@ -119,6 +122,7 @@ fn main() -> ExitCode {
         "datagen" => datagen_command(rest),
         "label" => label_command(rest),
         "tune" => tune_command(rest),
+        "train" => train_command(rest),
         "wdl" => wdl_command(rest),
         "plot" => plot_command(rest),
         other if other.starts_with('-') => {
@@ -368,6 +372,23 @@ fn tune_command(args: Vec<OsString>) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("kiln tune: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `kiln train ...`: the NNUE network trained on self-play data (see
+/// [`kiln::tune::train`]); prints the loss per epoch on stdout.
+fn train_command(args: Vec<OsString>) -> ExitCode {
+    use kiln::tune::train::{Options, USAGE, run};
+    let options = match settle("train", USAGE, Options::parse(args)) {
+        Ok(options) => options,
+        Err(code) => return code,
+    };
+    match run(&options) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("kiln train: {err}");
             ExitCode::FAILURE
         }
     }

@@ -28,7 +28,7 @@ fn help_in_every_spelling_prints_usage_and_exits_0() {
         let text = stdout(&out);
         assert!(text.contains("usage: kiln [<command>"), "{args:?}: {text}");
         for command in [
-            "xboard", "bench", "perft", "datagen", "label", "tune", "wdl", "plot", "help",
+            "xboard", "bench", "perft", "datagen", "label", "tune", "train", "wdl", "plot", "help",
             "version",
         ] {
             assert!(text.contains(&format!("\n  {command}")), "{command}");
@@ -40,7 +40,8 @@ fn help_in_every_spelling_prints_usage_and_exits_0() {
 #[test]
 fn every_command_has_its_own_help() {
     for command in [
-        "xboard", "bench", "perft", "datagen", "label", "tune", "wdl", "plot", "help", "version",
+        "xboard", "bench", "perft", "datagen", "label", "tune", "train", "wdl", "plot", "help",
+        "version",
     ] {
         for args in [
             vec![command, "--help"],
@@ -149,6 +150,15 @@ fn bad_command_lines_get_one_line_naming_the_word_and_exit_2() {
             "kiln tune: options '--neutral' and '--data' cannot be used together (see 'kiln tune --help')",
         ),
         (
+            &["train", "--data", "a", "--out", "b", "--hidden", "100"],
+            "kiln train: bad value '100' for --hidden: the hidden size is a multiple of 16 \
+             (see 'kiln train --help')",
+        ),
+        (
+            &["train", "--data", "a", "--out", "b", "--layers", "2"],
+            "kiln train: unknown option '--layers' (see 'kiln train --help')",
+        ),
+        (
             &["tune", "--help=yes"],
             "kiln tune: option '--help' takes no value (see 'kiln tune --help')",
         ),
@@ -191,6 +201,19 @@ fn a_failing_run_exits_1() {
     ]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("cannot create"), "{}", stderr(&out));
+    let out = kiln(&[
+        "train",
+        "--data",
+        "/nonexistent/kiln/data.bin",
+        "--out",
+        "x",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with("kiln train: ") && stderr(&out).contains("data.bin"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// Without the `plot` feature, `kiln plot` says how to get it; its help

@@ -2,7 +2,8 @@
 //! ([`datagen`]), re-scoring its positions with a stronger engine
 //! ([`label`], through the UCI client [`uci_client`]), the evaluation as a
 //! linear function of its weights ([`trace`]) and Texel tuning
-//! ([`texel`]), from the material-only start of [`neutral`] if asked; [`options`] parses the command line of every `kiln`
+//! ([`texel`]), from the material-only start of [`neutral`] if asked;
+//! [`train`] trains the NNUE evaluation's network on the same data; [`options`] parses the command line of every `kiln`
 //! command, `progress` shows how far a long tool has got and
 //! [`file_error`] is the error each tool reports for a file it cannot use. With the
 //! cargo feature `plot`, `plot` draws the tuner's loss curve and the
@@ -19,6 +20,7 @@ mod progress;
 pub mod record;
 pub mod texel;
 pub mod trace;
+pub mod train;
 pub mod uci_client;
 pub mod wdl;
 

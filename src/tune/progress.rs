@@ -1,4 +1,4 @@
-//! Progress of the long tools (`datagen`, `label`, `tune`) on stderr.
+//! Progress of the long tools (`datagen`, `label`, `tune`, `train`) on stderr.
 //!
 //! On a terminal: a bar that redraws in place, with the count, the rate and
 //! the time left (indicatif). Anywhere else (a log file, a pipe, CI): a

@@ -272,7 +272,11 @@ pub fn decode(record: &[u8; RECORD_BYTES]) -> Result<Record, BadRecord> {
             fen.push('/');
         }
     }
-    fen.push_str(if record[24] >> 7 == 1 { " b " } else { " w " });
+    fen.push_str(if side_to_move(record) == Color::Black {
+        " b "
+    } else {
+        " w "
+    });
     let castling: String = "KQkq"
         .chars()
         .enumerate()
@@ -298,6 +302,44 @@ pub fn decode(record: &[u8; RECORD_BYTES]) -> Result<Record, BadRecord> {
         white_score: i32::from(i16::from_le_bytes([record[28], record[29]])),
         result,
     })
+}
+
+/// The pieces of a position record as (piece, square) pairs in ascending
+/// square order, read straight from its bytes without building a
+/// [`Board`] (the trainer's inputs). A nibble that names no piece, which
+/// [`decode`] rejects, is left out; a marker (zero occupancy) has none.
+pub fn pieces(record: &[u8; RECORD_BYTES]) -> impl Iterator<Item = (Piece, Square)> + '_ {
+    let mut occupied = [0u8; 8];
+    occupied.copy_from_slice(&record[..8]);
+    let mut bits = u64::from_le_bytes(occupied);
+    let mut slot = 0;
+    std::iter::from_fn(move || {
+        while bits != 0 && slot < 32 {
+            let square = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let nibble = (record[8 + slot / 2] >> (4 * (slot % 2))) & 0xF;
+            slot += 1;
+            let color = if nibble >> 3 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let kind = PieceKind::ALL.get(usize::from(nibble & 7));
+            if let (Some(&kind), Some(square)) = (kind, Square::from_index(square)) {
+                return Some((Piece::new(color, kind), square));
+            }
+        }
+        None
+    })
+}
+
+/// The side to move of a position record.
+pub fn side_to_move(record: &[u8; RECORD_BYTES]) -> Color {
+    if record[24] >> 7 == 1 {
+        Color::Black
+    } else {
+        Color::White
+    }
 }
 
 /// Why training data could not be read.
@@ -591,6 +633,22 @@ mod tests {
         let mut no_king = encode(&Board::startpos(), 0, GameResult::Win).unwrap();
         no_king[8] = 0x66; // a1 and b1 black kings: three kings
         assert!(decode(&no_king).is_err());
+    }
+
+    #[test]
+    fn pieces_and_side_to_move_read_without_a_board() {
+        for fen in FENS {
+            let board = Board::from_fen(fen).unwrap();
+            let record = encode(&board, 0, GameResult::Draw).unwrap();
+            let expected: Vec<(Piece, Square)> = board
+                .occupied()
+                .into_iter()
+                .filter_map(|square| board.piece_on(square).map(|piece| (piece, square)))
+                .collect();
+            assert_eq!(pieces(&record).collect::<Vec<_>>(), expected, "{fen}");
+            assert_eq!(side_to_move(&record), board.side_to_move());
+        }
+        assert_eq!(pieces(&game_marker(1, 2, GameResult::Win)).count(), 0);
     }
 
     #[test]

@@ -178,7 +178,7 @@ pub struct Sample {
 /// pawns and with at most one piece besides the kings are draws by rule
 /// whatever the weights say, and positions with a specialised endgame
 /// evaluation do not use the weights.
-fn is_trainable(board: &Board) -> bool {
+pub fn is_trainable(board: &Board) -> bool {
     let pieces = board.occupied().count() - 2;
     // A specialised endgame evaluation replaces the weighted sum: nothing
     // to learn there for the weights.

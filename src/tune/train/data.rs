@@ -1,0 +1,239 @@
+//! The trainer's positions: read from `kiln datagen` files, kept compact
+//! (the 32-byte record of each position beside its result and score), and
+//! turned into the network's active features on the fly.
+//!
+//! The same positions are skipped as in `kiln tune`
+//! ([`texel::is_trainable`]): draws by rule and the endgames that the
+//! engine's endgame table evaluates itself.
+
+use std::time::Instant;
+
+use super::super::progress::Progress;
+use super::super::record::{self, DataError, DataPosition, GameResult, RECORD_BYTES};
+use super::super::texel::{self, Sample};
+use super::super::trace::{self, BuiltParamsError};
+use crate::board::Color;
+use crate::eval::nnue::features;
+
+/// At most this many pieces stand on a board (both kings and 30 others).
+pub const MAX_ACTIVE: usize = 32;
+
+/// Positions whose hand-written evaluation fits the logistic scale `K`.
+const K_FIT_POSITIONS: usize = 100_000;
+
+/// A training position: 40 bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct Position {
+    /// The board as [`record::encode`] writes it (its score and result
+    /// bytes unused: those are the fields below).
+    record: [u8; RECORD_BYTES],
+    /// The game's result from White's side: 0, ½ or 1.
+    white_result: f32,
+    /// The search score in centipawns from White's side, if the data has
+    /// one.
+    white_score: Option<f32>,
+}
+
+impl Position {
+    /// The position of `data`, or `None` for one with no record
+    /// (Chess960 castling rights).
+    pub fn new(data: &DataPosition) -> Option<Position> {
+        let result = if data.result > 0.75 {
+            GameResult::Win
+        } else if data.result > 0.25 {
+            GameResult::Draw
+        } else {
+            GameResult::Loss
+        };
+        let score = data.white_score.unwrap_or(0.0);
+        let record = record::encode(&data.board, score.round() as i32, result).ok()?;
+        Some(Position {
+            record,
+            white_result: result.white_score() as f32,
+            white_score: data.white_score.map(|s| s as f32),
+        })
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> Color {
+        record::side_to_move(&self.record)
+    }
+
+    /// The active features from the side to move's perspective (`us`)
+    /// and the other side's (`them`); returns how many of each.
+    pub fn features(&self, us: &mut [u16; MAX_ACTIVE], them: &mut [u16; MAX_ACTIVE]) -> usize {
+        let stm = self.side_to_move();
+        let mut count = 0;
+        for (piece, square) in record::pieces(&self.record).take(MAX_ACTIVE) {
+            us[count] = features::index(stm, piece, square) as u16;
+            them[count] = features::index(!stm, piece, square) as u16;
+            count += 1;
+        }
+        count
+    }
+
+    /// The training target from the side to move's view: the game result
+    /// blended with the search score turned into an expected result,
+    /// `lambda · result + (1 − lambda) · sigmoid(k · score)` as in
+    /// `kiln tune` (the result alone where the data has no score).
+    pub fn target(&self, lambda: f32, k: f32) -> f32 {
+        let white = match self.white_score {
+            Some(score) if lambda < 1.0 => {
+                lambda * self.white_result + (1.0 - lambda) * sigmoid(k * score)
+            }
+            _ => self.white_result,
+        };
+        match self.side_to_move() {
+            Color::White => white,
+            Color::Black => 1.0 - white,
+        }
+    }
+}
+
+/// The logistic function.
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The positions of the data files, in file order.
+pub struct Loaded {
+    /// Every usable position.
+    pub positions: Vec<Position>,
+    /// The first positions' traces of the hand-written evaluation, with
+    /// the game result (White's view) as target, to fit `K` on.
+    pub k_samples: Vec<Sample>,
+    /// Lines or records that could not be read.
+    pub bad: u64,
+    /// Positions left out: draws by rule, endgame-table endgames, and
+    /// positions with no record.
+    pub skipped: u64,
+}
+
+/// Reads every position of `paths`; traces the first ones for fitting
+/// `K` when `trace_for_k`.
+pub fn load(paths: &[String], trace_for_k: bool) -> Result<Loaded, DataError> {
+    let start = Instant::now();
+    let mut loaded = Loaded {
+        positions: Vec::new(),
+        k_samples: Vec::new(),
+        bad: 0,
+        skipped: 0,
+    };
+    let mut meter = Progress::new("train loading", "positions", None);
+    for path in paths {
+        loaded.bad += record::read_positions(path, |data| {
+            if !texel::is_trainable(&data.board) {
+                loaded.skipped += 1;
+                return true;
+            }
+            let Some(position) = Position::new(&data) else {
+                loaded.skipped += 1;
+                return true;
+            };
+            if trace_for_k && loaded.k_samples.len() < K_FIT_POSITIONS {
+                loaded.k_samples.push(Sample {
+                    trace: trace::trace(&data.board),
+                    target: position.white_result,
+                    result: position.white_result,
+                });
+            }
+            loaded.positions.push(position);
+            if loaded.positions.len() % 4096 == 0 {
+                meter.update(loaded.positions.len() as u64, "");
+            }
+            true
+        })?;
+    }
+    meter.update(loaded.positions.len() as u64, "");
+    meter.finish();
+    eprintln!(
+        "train: loaded {} positions ({:.1} s), {} skipped, {} bad",
+        loaded.positions.len(),
+        start.elapsed().as_secs_f64(),
+        loaded.skipped,
+        loaded.bad
+    );
+    Ok(loaded)
+}
+
+/// The hand-written evaluation's weights, as `kiln tune` reads them.
+fn built_weights() -> Result<Vec<[f64; 2]>, BuiltParamsError> {
+    Ok(trace::weights_of(&trace::built_params()?)
+        .iter()
+        .map(|&(mg, eg)| [f64::from(mg), f64::from(eg)])
+        .collect())
+}
+
+/// The `K` at which the hand-written evaluation best predicts the game
+/// results of `samples` (`kiln tune`'s fit): the network's centipawns are
+/// then on the hand-written evaluation's scale.
+pub fn fit_k(samples: &[Sample]) -> Result<f64, BuiltParamsError> {
+    Ok(texel::fit_k(samples, &built_weights()?))
+}
+
+/// The hand-written evaluation's mean loss on the first of `positions`
+/// (at most as many as `K` is fitted on) against the trainer's targets:
+/// the figure the network's held-out loss is to beat.
+pub fn hand_written_loss(
+    positions: &[Position],
+    lambda: f32,
+    k: f32,
+) -> Result<f64, BuiltParamsError> {
+    let samples: Vec<Sample> = positions
+        .iter()
+        .take(K_FIT_POSITIONS)
+        .filter_map(|position| {
+            let Ok(record::Record::Position { board, .. }) = record::decode(&position.record)
+            else {
+                return None;
+            };
+            // The target from White's side, as the tuner's samples hold it.
+            let target = match position.side_to_move() {
+                Color::White => position.target(lambda, k),
+                Color::Black => 1.0 - position.target(lambda, k),
+            };
+            Some(Sample {
+                trace: trace::trace(&board),
+                target,
+                result: position.white_result,
+            })
+        })
+        .collect();
+    Ok(texel::loss(&samples, &built_weights()?, f64::from(k)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Piece};
+
+    #[test]
+    fn features_and_targets_follow_the_side_to_move() {
+        let board = Board::from_fen("4k3/8/8/8/8/8/8/R3K3 b - - 0 1").unwrap();
+        let data = DataPosition {
+            board: board.clone(),
+            result: 1.0,
+            white_score: Some(300.0),
+        };
+        let position = Position::new(&data).unwrap();
+        let (mut us, mut them) = ([0; MAX_ACTIVE], [0; MAX_ACTIVE]);
+        assert_eq!(position.features(&mut us, &mut them), 3);
+        let rook = Piece::new(Color::White, crate::board::PieceKind::Rook);
+        let a1 = "a1".parse().unwrap();
+        assert_eq!(usize::from(us[0]), features::index(Color::Black, rook, a1));
+        assert_eq!(
+            usize::from(them[0]),
+            features::index(Color::White, rook, a1)
+        );
+        // Black to move in a game White won: the target is low.
+        assert_eq!(position.target(1.0, 0.01), 0.0);
+        let blended = position.target(0.5, 0.01);
+        assert!((blended - 0.5 * (1.0 - sigmoid(3.0))).abs() < 1e-6);
+        let unscored = Position::new(&DataPosition {
+            white_score: None,
+            ..data
+        })
+        .unwrap();
+        assert_eq!(unscored.target(0.5, 0.01), 0.0);
+    }
+}

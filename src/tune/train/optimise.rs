@@ -1,0 +1,189 @@
+//! Minibatch Adam over the training positions, each batch's gradient
+//! computed by several threads at once.
+//!
+//! A batch is cut into one contiguous shard per thread; each thread sums
+//! its shard's gradient into its own buffer, and the buffers are added in
+//! thread order, so a run is the same from the same seed and thread count.
+
+use std::thread;
+
+use super::data::{MAX_ACTIVE, Position, sigmoid};
+use super::model::Network;
+use crate::rng::Rng;
+
+/// The largest magnitude of a weight: feature weights then fit an i16
+/// after scaling by QA, output weights after scaling by QB (1.98 · 64 =
+/// 127, so a clamped activation times an output weight fits 16 bits).
+pub const WEIGHT_CLIP: f32 = 1.98;
+
+/// How a network's output becomes a prediction, and what it is compared
+/// with.
+#[derive(Clone, Copy, Debug)]
+pub struct Objective {
+    /// Logistic scale per centipawn.
+    pub k: f32,
+    /// Centipawns per unit of output.
+    pub scale: f32,
+    /// Weight of the game result in the target.
+    pub lambda: f32,
+}
+
+impl Objective {
+    /// The squared error of the prediction from output `raw` against
+    /// `target`, and its derivative by `raw`.
+    fn loss(&self, raw: f32, target: f32) -> (f32, f32) {
+        let factor = self.k * self.scale;
+        let p = sigmoid(factor * raw);
+        let e = p - target;
+        (e * e, 2.0 * e * p * (1.0 - p) * factor)
+    }
+}
+
+/// The sum of the losses of `positions`, and with `grad` also the sum of
+/// their gradients added to it.
+fn shard(
+    net: &Network,
+    positions: &[Position],
+    objective: &Objective,
+    mut grad: Option<&mut Network>,
+) -> f64 {
+    let mut acc = vec![0.0; 2 * net.hidden];
+    let (mut us, mut them) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+    let mut total = 0.0f64;
+    for position in positions {
+        let count = position.features(&mut us, &mut them);
+        let (us, them) = (&us[..count], &them[..count]);
+        let raw = net.forward(us, them, &mut acc);
+        let target = position.target(objective.lambda, objective.k);
+        let (loss, d) = objective.loss(raw, target);
+        total += f64::from(loss);
+        if let Some(grad) = grad.as_deref_mut() {
+            net.backward(us, them, &mut acc, d, grad);
+        }
+    }
+    total
+}
+
+/// The mean loss of `positions`, over `threads` threads.
+pub fn mean_loss(
+    net: &Network,
+    positions: &[Position],
+    objective: &Objective,
+    threads: usize,
+) -> f64 {
+    if positions.is_empty() {
+        return 0.0;
+    }
+    let size = positions.len().div_ceil(threads.max(1));
+    let sums: Vec<f64> = thread::scope(|scope| {
+        let handles: Vec<_> = positions
+            .chunks(size)
+            .map(|chunk| scope.spawn(move || shard(net, chunk, objective, None)))
+            .collect();
+        handles.into_iter().map(join).collect()
+    });
+    sums.iter().sum::<f64>() / positions.len() as f64
+}
+
+/// The result of a scoped thread, passing its panic on.
+fn join<T>(handle: thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// Settings of a training run.
+#[derive(Clone, Copy, Debug)]
+pub struct Schedule {
+    /// Passes over the data.
+    pub epochs: u32,
+    /// Positions per step.
+    pub batch: usize,
+    /// Step size of the first epoch, falling linearly to a tenth by the
+    /// last.
+    pub lr: f32,
+    /// Threads per batch.
+    pub threads: usize,
+    /// Seed of the shuffles.
+    pub seed: u64,
+}
+
+/// After each epoch: its number (from 1), the mean loss of its batches
+/// (each measured before its step) and the network.
+pub type EpochDone<'a> = dyn FnMut(u32, f64, &Network) + 'a;
+
+/// After each batch: positions done in this epoch.
+pub type BatchDone<'a> = dyn FnMut(u64) + 'a;
+
+/// Trains `net` on `positions` (shuffled in place).
+pub fn train(
+    net: &mut Network,
+    positions: &mut [Position],
+    objective: &Objective,
+    schedule: &Schedule,
+    batch_done: &mut BatchDone,
+    epoch_done: &mut EpochDone,
+) {
+    let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut m = Network::zeros(net.hidden);
+    let mut v = Network::zeros(net.hidden);
+    let threads = schedule.threads.max(1);
+    let mut grads: Vec<Network> = (0..threads).map(|_| Network::zeros(net.hidden)).collect();
+    let mut rng = Rng::new(schedule.seed ^ 0x5DEE_CE66_D1CE_5EED);
+    let mut step = 0i32;
+    for epoch in 0..schedule.epochs {
+        let share = epoch as f32 / schedule.epochs.saturating_sub(1).max(1) as f32;
+        let lr = schedule.lr * (1.0 - 0.9 * share);
+        // Fisher-Yates, reproducible from the seed.
+        for i in (1..positions.len()).rev() {
+            let j = rng.below(i as u64 + 1) as usize;
+            positions.swap(i, j);
+        }
+        let mut loss_sum = 0.0;
+        let mut done = 0u64;
+        for batch in positions.chunks(schedule.batch.max(1)) {
+            let size = batch.len().div_ceil(threads);
+            let net_now: &Network = net;
+            let losses: Vec<f64> = thread::scope(|scope| {
+                let handles: Vec<_> = batch
+                    .chunks(size)
+                    .zip(grads.iter_mut())
+                    .map(|(chunk, grad)| {
+                        scope.spawn(move || {
+                            grad.clear();
+                            shard(net_now, chunk, objective, Some(grad))
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(join).collect()
+            });
+            let used = batch.chunks(size).count();
+            let (first, rest) = grads.split_at_mut(1);
+            for other in &rest[..used - 1] {
+                first[0].add(other);
+            }
+            loss_sum += losses.iter().sum::<f64>();
+            step += 1;
+            let correct1 = 1.0 - beta1.powi(step);
+            let correct2 = 1.0 - beta2.powi(step);
+            let inv = 1.0 / batch.len() as f32;
+            let clips = [Some(WEIGHT_CLIP), None, Some(WEIGHT_CLIP), None];
+            let parts = net.parts_mut().into_iter().zip(first[0].parts());
+            let moments = m.parts_mut().into_iter().zip(v.parts_mut());
+            for (((w, g), (m, v)), clip) in parts.zip(moments).zip(clips) {
+                for (((w, &g), m), v) in w.iter_mut().zip(g).zip(m.iter_mut()).zip(v.iter_mut()) {
+                    let g = g * inv;
+                    *m = beta1 * *m + (1.0 - beta1) * g;
+                    *v = beta2 * *v + (1.0 - beta2) * g * g;
+                    *w -= lr * (*m / correct1) / ((*v / correct2).sqrt() + eps);
+                    if let Some(clip) = clip {
+                        *w = w.clamp(-clip, clip);
+                    }
+                }
+            }
+            done += batch.len() as u64;
+            batch_done(done);
+        }
+        epoch_done(epoch + 1, loss_sum / positions.len().max(1) as f64, net);
+    }
+}

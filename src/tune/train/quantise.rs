@@ -1,0 +1,109 @@
+//! The float network in integers, as the file stores it, and the integer
+//! evaluation of `kiln_params::net`'s module doc, to check how far
+//! rounding moves the network's verdicts.
+
+use super::model::Network;
+use kiln_params::net::{NetHeader, NetWeights};
+
+/// Feature-transformer scale: an activation of 1 is QA.
+pub const QA: i32 = 255;
+/// Output-layer scale: an output weight of 1 is QB.
+pub const QB: i32 = 64;
+
+/// `x · scale` rounded to the nearest i16 (saturating).
+fn to_i16(x: f32, scale: i32) -> i16 {
+    (x * scale as f32)
+        .round()
+        .clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16
+}
+
+/// The network's weights in integers: feature weights and biases times
+/// QA, output weights times QB, the output bias times QA·QB.
+pub fn quantise(net: &Network) -> NetWeights {
+    NetWeights {
+        feature_weights: net.feature_weights.iter().map(|&w| to_i16(w, QA)).collect(),
+        feature_biases: net.feature_biases.iter().map(|&w| to_i16(w, QA)).collect(),
+        output_weights: net.output_weights.iter().map(|&w| to_i16(w, QB)).collect(),
+        output_bias: (f64::from(net.output_bias) * f64::from(QA * QB))
+            .round()
+            .clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32,
+    }
+}
+
+/// The integer evaluation in centipawns (side to move) of the position
+/// with active features `us` and `them`, exactly as in `kiln_params::net`'s
+/// module doc: `acc = bias + Σ weight`, `sum = Σ clamp(acc, 0, QA)²·out`
+/// (i32, wrapping), `eval = (sum / QA + out_bias) · scale / (QA·QB)`.
+pub fn evaluate(header: &NetHeader, weights: &NetWeights, us: &[u16], them: &[u16]) -> i32 {
+    let n = header.hidden;
+    let mut sum = 0i32;
+    for (half, features) in [(0, us), (1, them)] {
+        let mut acc: Vec<i32> = weights
+            .feature_biases
+            .iter()
+            .map(|&b| i32::from(b))
+            .collect();
+        for &f in features {
+            let column = &weights.feature_weights[usize::from(f) * n..][..n];
+            for (a, &w) in acc.iter_mut().zip(column) {
+                *a += i32::from(w);
+            }
+        }
+        let out = &weights.output_weights[half * n..][..n];
+        for (&a, &w) in acc.iter().zip(out) {
+            let c = a.clamp(0, header.qa);
+            sum = sum.wrapping_add(c * c * i32::from(w));
+        }
+    }
+    let eval = i64::from(sum / header.qa + weights.output_bias) * i64::from(header.scale)
+        / i64::from(header.qa * header.qb);
+    eval as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With float weights that are already whole multiples of 1/QA and
+    /// 1/QB, the integer evaluation is the float network's but for the two
+    /// divisions' truncation: the formula, not rounding, is what this tests.
+    #[test]
+    fn integer_evaluation_matches_the_float_network_on_exact_weights() {
+        let hidden = 32;
+        let mut net = Network::random(hidden, 11);
+        for w in net
+            .feature_weights
+            .iter_mut()
+            .chain(&mut net.feature_biases)
+        {
+            *w = (*w * QA as f32).round() / QA as f32;
+        }
+        net.feature_biases.iter_mut().for_each(|b| *b += 0.2);
+        for w in &mut net.output_weights {
+            *w = (*w * 4.0 * QB as f32).round() / QB as f32;
+        }
+        net.output_bias = 0.1;
+        let weights = quantise(&net);
+        let header = NetHeader {
+            hidden,
+            qa: QA,
+            qb: QB,
+            scale: 400,
+            description: String::new(),
+        };
+        let mut acc = vec![0.0; 2 * hidden];
+        let positions: [(&[u16], &[u16]); 3] = [
+            (&[4, 100, 383, 500], &[388, 10, 700]),
+            (&[60, 420, 3], &[3, 444, 767, 5, 6]),
+            (&[], &[]),
+        ];
+        for (us, them) in positions {
+            let float = net.forward(us, them, &mut acc) * 400.0;
+            let integer = evaluate(&header, &weights, us, them);
+            assert!(
+                (float - integer as f32).abs() <= 1.0,
+                "float {float} integer {integer}"
+            );
+        }
+    }
+}
