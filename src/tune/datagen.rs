@@ -776,10 +776,7 @@ mod tests {
                 panic!("a position record: {bytes:?}")
             };
             assert!(!board.in_check(), "{board}");
-            assert!(
-                i32::from(white_score).abs() < MATE_BOUND,
-                "{board} {white_score}"
-            );
+            assert!(white_score.abs() < MATE_BOUND, "{board} {white_score}");
         }
         let text = parse("--out unused --games 1 --nodes 300 --seed 5 --text").unwrap();
         let (c, _) = play_game(&mut searcher, None, &text, &openings, 3).unwrap();

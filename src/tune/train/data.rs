@@ -18,7 +18,8 @@ use crate::eval::nnue::features;
 /// At most this many pieces stand on a board (both kings and 30 others).
 pub const MAX_ACTIVE: usize = 32;
 
-/// Positions whose hand-written evaluation fits the logistic scale `K`.
+/// Positions the logistic scale `K` is fitted on, and the hand-written
+/// evaluation's reference loss computed on.
 const K_FIT_POSITIONS: usize = 100_000;
 
 /// A training position: 40 bytes.
@@ -99,9 +100,6 @@ pub fn sigmoid(x: f32) -> f32 {
 pub struct Loaded {
     /// Every usable position.
     pub positions: Vec<Position>,
-    /// The first positions' traces of the hand-written evaluation, with
-    /// the game result (White's view) as target, to fit `K` on.
-    pub k_samples: Vec<Sample>,
     /// Lines or records that could not be read.
     pub bad: u64,
     /// Positions left out: draws by rule, endgame-table endgames, and
@@ -109,13 +107,11 @@ pub struct Loaded {
     pub skipped: u64,
 }
 
-/// Reads every position of `paths`; traces the first ones for fitting
-/// `K` when `trace_for_k`.
-pub fn load(paths: &[String], trace_for_k: bool) -> Result<Loaded, DataError> {
+/// Reads every position of `paths`.
+pub fn load(paths: &[String]) -> Result<Loaded, DataError> {
     let start = Instant::now();
     let mut loaded = Loaded {
         positions: Vec::new(),
-        k_samples: Vec::new(),
         bad: 0,
         skipped: 0,
     };
@@ -130,13 +126,6 @@ pub fn load(paths: &[String], trace_for_k: bool) -> Result<Loaded, DataError> {
                 loaded.skipped += 1;
                 return true;
             };
-            if trace_for_k && loaded.k_samples.len() < K_FIT_POSITIONS {
-                loaded.k_samples.push(Sample {
-                    trace: trace::trace(&data.board),
-                    target: position.white_result,
-                    result: position.white_result,
-                });
-            }
             loaded.positions.push(position);
             if loaded.positions.len() % 4096 == 0 {
                 meter.update(loaded.positions.len() as u64, "");
@@ -164,11 +153,40 @@ fn built_weights() -> Result<Vec<[f64; 2]>, BuiltParamsError> {
         .collect())
 }
 
-/// The `K` at which the hand-written evaluation best predicts the game
-/// results of `samples` (`kiln tune`'s fit): the network's centipawns are
-/// then on the hand-written evaluation's scale.
-pub fn fit_k(samples: &[Sample]) -> Result<f64, BuiltParamsError> {
-    Ok(texel::fit_k(samples, &built_weights()?))
+/// The `K` at which Kiln's own search scores in the data best predict
+/// the game results (`sigmoid(K · score)` against the result, mean squared
+/// error, golden-section search: the loss is unimodal in `K`), over the
+/// first positions that have a score; `None` if none has. Fitted on the
+/// data's own scores rather than on the hand-written evaluation, so that
+/// nothing but Kiln's games and searches shapes the network, and its
+/// centipawns are the search's.
+pub fn fit_k(positions: &[Position]) -> Option<f64> {
+    let pairs: Vec<(f64, f64)> = positions
+        .iter()
+        .filter_map(|p| Some((f64::from(p.white_score?), f64::from(p.white_result))))
+        .take(K_FIT_POSITIONS)
+        .collect();
+    if pairs.is_empty() {
+        return None;
+    }
+    let loss_at = |k: f64| {
+        pairs
+            .iter()
+            .map(|&(score, result)| (1.0 / (1.0 + (-k * score).exp()) - result).powi(2))
+            .sum::<f64>()
+    };
+    let (mut lo, mut hi) = (1e-4, 0.05);
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let a = hi - ratio * (hi - lo);
+        let b = lo + ratio * (hi - lo);
+        if loss_at(a) < loss_at(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    Some((lo + hi) / 2.0)
 }
 
 /// The hand-written evaluation's mean loss on the first of `positions`

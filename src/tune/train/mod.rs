@@ -5,10 +5,9 @@
 //! `kiln tune` skips too. The network ([`model`]) sees the board from both
 //! sides through `eval::nnue::features`, the side to move's accumulator
 //! first. Its output times `--scale` is a score in centipawns, turned into
-//! an expected result by `sigmoid(K · cp)`, with `K` fitted to the
-//! hand-written evaluation on the same data as `kiln tune` fits it: the
-//! network's centipawns then mean what the hand-written evaluation's
-//! mean. The target blends the game result with the search score, both
+//! an expected result by `sigmoid(K · cp)`, with `K` fitted to the data's
+//! own search scores against its game results ([`data::fit_k`]): the
+//! network's centipawns then mean what the search's mean. The target blends the game result with the search score, both
 //! from the side to move's view, by `--lambda` as in `kiln tune`; the loss
 //! is their mean squared error, minimised by Adam over minibatches
 //! ([`optimise`]) with the weights clipped so that they quantise into
@@ -47,11 +46,13 @@ const CHECK_POSITIONS: usize = 10_000;
 pub enum TrainError {
     /// A data file could not be read.
     Data(DataError),
-    /// The hand-written evaluation's weights, which `K` is fitted with,
-    /// cannot be read.
+    /// The hand-written evaluation's weights, whose held-out loss is
+    /// printed beside the network's, cannot be read.
     BuiltParams(BuiltParamsError),
     /// No position of the data can be trained on.
     NoPositions,
+    /// `K` is to be fitted but no position has a search score.
+    NoScores,
     /// The network does not fit the file format.
     Write(WriteError),
     /// The network could not be written.
@@ -63,6 +64,9 @@ impl fmt::Display for TrainError {
         match self {
             TrainError::Data(error) => error.fmt(f),
             TrainError::BuiltParams(error) => error.fmt(f),
+            TrainError::NoScores => {
+                f.write_str("no position has a search score to fit K on: give --k")
+            }
             TrainError::NoPositions => f.write_str(
                 "no usable positions in the data (expected `kiln datagen` output: binary \
                  records or `<fen> | <result> | <score>` lines)",
@@ -80,7 +84,7 @@ impl std::error::Error for TrainError {
             TrainError::BuiltParams(error) => Some(error),
             TrainError::Write(error) => Some(error),
             TrainError::File(error) => Some(error),
-            TrainError::NoPositions => None,
+            TrainError::NoPositions | TrainError::NoScores => None,
         }
     }
 }
@@ -117,7 +121,7 @@ pub struct Summary {
 
 /// Runs `kiln train`.
 pub fn run(options: &Options) -> Result<Summary, TrainError> {
-    let loaded = data::load(&options.data, options.k.is_none())?;
+    let loaded = data::load(&options.data)?;
     let mut positions = loaded.positions;
     if positions.is_empty() {
         return Err(TrainError::NoPositions);
@@ -128,10 +132,7 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
     let holdout = positions.split_off(positions.len() - held);
     let k = match options.k {
         Some(k) => k,
-        None => {
-            let samples = &loaded.k_samples[..loaded.k_samples.len().min(positions.len())];
-            data::fit_k(samples).map_err(TrainError::BuiltParams)?
-        }
+        None => data::fit_k(&positions).ok_or(TrainError::NoScores)?,
     };
     let objective = Objective {
         k: k as f32,

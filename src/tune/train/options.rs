@@ -25,7 +25,7 @@ integer evaluation is from the float network's on held-out positions.
   --lr <x>                 Adam step size, falling linearly to a tenth (default 0.001)
   --lambda <x>             weight of the game result against the score, 0-1 (default 0.5)
   --k <x>                  logistic scale per centipawn (default: fitted to the
-                           hand-written evaluation on the data, as `kiln tune` does)
+                           data's own search scores against its game results)
   --scale <n>              centipawns per unit of the network's output (default 400)
   --holdout <x>            share of positions held out of the fit, 0-0.5 (default 0.1)
   --threads <n>            threads (default: the number of cores)
