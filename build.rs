@@ -197,6 +197,7 @@ fn option_map() -> String {
         ("syzygyprobelimit", "OptionName::SyzygyProbeLimit"),
         ("uci_limitstrength", "OptionName::LimitStrength"),
         ("uci_elo", "OptionName::Elo"),
+        ("usennue", "OptionName::UseNnue"),
     ];
     kiln_gen::phf_maps::str_map(
         "OPTION_NAMES",
