@@ -646,6 +646,7 @@ fn go_variants() {
         l.starts_with("Final evaluation")
     });
     assert!(lines.iter().any(|l| l.starts_with("Fen: ")));
+    assert!(lines.iter().any(|l| l.starts_with("NNUE evaluation: ")));
 }
 
 /// A simulated game at 2+0.02 (and a 5-moves-in-1-second control): each
