@@ -13,7 +13,7 @@ use super::network::{HIDDEN, OUTPUT_FITS_I16, OUTPUT_WEIGHTS, QA};
 /// One accumulator half: the `HIDDEN` sums of one perspective.
 pub type Half = [i16; HIDDEN];
 
-/// Whether this CPU runs the AVX2 paths (std caches the answer).
+/// Whether this CPU runs the AVX2 output layer (std caches the answer).
 #[inline(always)]
 pub fn has_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
