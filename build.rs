@@ -17,6 +17,12 @@
 //! - `lmr.rs`: the late-move-reduction table and the two constants that
 //!   shape it (`kiln_gen::lmr`), included by `src/search/params.rs`.
 //!
+//! - `nnue_net.rs`: the network (`src/eval/net.nnue`, or the file named by
+//!   the `KILN_NET` environment variable), checked by
+//!   `kiln_params::net::parse` and emitted as typed `static` arrays aligned
+//!   for SIMD loads, with its header and fingerprint as constants: nothing
+//!   is parsed or allocated when the engine starts.
+//!
 //! The parameter file is read with the `kiln-params` crate, which the
 //! tuner uses too; nothing here compiles a file of the engine's `src/`.
 //! Build scripts run unoptimised, so everything here is small and cheap.
@@ -29,6 +35,8 @@ use std::path::{Path, PathBuf};
 use kiln_params::{Params, pack};
 
 const PARAMS_FILE: &str = "src/eval/params.txt";
+/// The network built in unless `KILN_NET` names another file.
+const NET_FILE: &str = "src/eval/net.nnue";
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
@@ -46,6 +54,96 @@ fn main() {
     let params = kiln_params::parse(&text).unwrap_or_else(|e| panic!("{PARAMS_FILE}: {e}"));
     write(&out, "psqt.rs", &psqt(&params));
     write(&out, "eval_terms.rs", &eval_terms(&params));
+
+    println!("cargo:rerun-if-env-changed=KILN_NET");
+    let net = env::var("KILN_NET").unwrap_or_else(|_| NET_FILE.to_string());
+    println!("cargo:rerun-if-changed={net}");
+    let bytes = fs::read(&net).unwrap_or_else(|e| panic!("cannot read network {net}: {e}"));
+    write(&out, "nnue_net.rs", &network(&net, &bytes));
+}
+
+/// The network file `bytes` (read from `name`) as Rust source: header
+/// constants and the weights as aligned `static` arrays.
+fn network(name: &str, bytes: &[u8]) -> String {
+    use kiln_params::net::{INPUTS, layout, parse};
+    let (header, fingerprint) =
+        parse(bytes).unwrap_or_else(|e| panic!("network {name} is not usable: {e}"));
+    let n = header.hidden;
+    let at = layout(n);
+    let i16s = |from: usize, count: usize| -> Vec<i16> {
+        bytes[from..from + 2 * count]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect()
+    };
+    let join = |values: &[i16]| {
+        let mut s = String::with_capacity(values.len() * 5);
+        for v in values {
+            let _ = write!(s, "{v},");
+        }
+        s
+    };
+    let features = i16s(at.feature_weights, INPUTS * n);
+    let biases = i16s(at.feature_biases, n);
+    let outputs = i16s(at.output_weights, 2 * n);
+    let out_bias = i32::from_le_bytes(
+        bytes[at.output_bias..at.output_bias + 4]
+            .try_into()
+            .expect("four bytes"),
+    );
+    // The AVX2 output layer multiplies a clamped activation (at most QA)
+    // by an output weight in 16 bits; it may only do so when no product
+    // can leave the i16 range. Known here, once, for the whole network.
+    let max_out = outputs
+        .iter()
+        .map(|w| i32::from(*w).abs())
+        .max()
+        .unwrap_or(0);
+    let fits_i16 = max_out * header.qa <= i32::from(i16::MAX);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "/// Neurons per perspective.\n\
+         pub const HIDDEN: usize = {n};\n\
+         /// Feature-transformer quantisation scale: activations clamp to `0..=QA`.\n\
+         pub const QA: i32 = {qa};\n\
+         /// Output-layer quantisation scale.\n\
+         pub const QB: i32 = {qb};\n\
+         /// Centipawns per unit of the network's output.\n\
+         pub const SCALE: i32 = {scale};\n\
+         /// What the network was trained on, from its header.\n\
+         pub const DESCRIPTION: &str = {desc:?};\n\
+         /// The network's fingerprint: the FNV-1a checksum of its file.\n\
+         pub const FINGERPRINT: u64 = {fingerprint:#018x};\n\
+         /// Whether every output weight times `QA` fits an `i16`, which the\n\
+         /// AVX2 output layer's 16-bit multiply needs.\n\
+         pub const OUTPUT_FITS_I16: bool = {fits_i16};\n\
+         /// The output bias.\n\
+         pub const OUTPUT_BIAS: i32 = {out_bias};",
+        qa = header.qa,
+        qb = header.qb,
+        scale = header.scale,
+        desc = header.description,
+    );
+    let _ = writeln!(
+        s,
+        "/// `FEATURE_WEIGHTS.0[f]`: the {n} weights of feature `f`.\n\
+         pub static FEATURE_WEIGHTS: Aligned<[[i16; HIDDEN]; {INPUTS}]> = Aligned(["
+    );
+    for column in features.chunks_exact(n) {
+        let _ = writeln!(s, "[{}],", join(column));
+    }
+    let _ = writeln!(
+        s,
+        "]);\n\
+         /// The accumulator's starting values.\n\
+         pub static FEATURE_BIASES: Aligned<[i16; HIDDEN]> = Aligned([{}]);\n\
+         /// Output weights: the side to move's {n}, then the other side's.\n\
+         pub static OUTPUT_WEIGHTS: Aligned<[i16; 2 * HIDDEN]> = Aligned([{}]);",
+        join(&biases),
+        join(&outputs),
+    );
+    s
 }
 
 fn write(out: &Path, name: &str, code: &str) {
@@ -99,6 +197,7 @@ fn option_map() -> String {
         ("syzygyprobelimit", "OptionName::SyzygyProbeLimit"),
         ("uci_limitstrength", "OptionName::LimitStrength"),
         ("uci_elo", "OptionName::Elo"),
+        ("usennue", "OptionName::UseNnue"),
     ];
     kiln_gen::phf_maps::str_map(
         "OPTION_NAMES",

@@ -12,6 +12,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use kiln::board::Board;
+use kiln::eval::Evaluation;
 use kiln::tune::options::{Arg, ArgError, Args, Parsed, no_arguments, number, unexpected};
 
 /// `kiln --help`.
@@ -25,7 +26,8 @@ when the first input line is `xboard`).
 
 commands:
   xboard                   XBoard/CECP engine on stdin/stdout
-  bench [<depth>]          fixed search of 50 positions; the last line is
+  bench [<depth>] [--eval classical|nnue]
+                           fixed search of 50 positions; the last line is
                            `<N> nodes <M> nps`
   perft <depth> [<fen>]    moves per first move, then `Nodes searched: <N>`
   datagen --out <file> ... self-play training positions
@@ -43,7 +45,8 @@ commands:
                            tuner's loss curve and the network's learning
                            curve (builds with `--features plot`)
   help [<command>]         this help, or a command's
-  version                  version and tables seed and fingerprint
+  version                  version, tables seed and fingerprint, network
+                           fingerprint
 
   -h, --help               this help (`kiln <command> --help`: the command's)
   -V, --version            as `kiln version`
@@ -59,12 +62,16 @@ Runs Kiln as an XBoard/CECP engine on stdin/stdout (protocol version 2).
 Plain `kiln` does the same when the first line it reads is `xboard`.";
 
 const BENCH_USAGE: &str = "\
-usage: kiln bench [<depth>]
+usage: kiln bench [<depth>] [--eval classical|nnue]
 
 Searches 50 fixed positions to <depth> (1-64, default 10), each from an
 empty 16 MiB hash table on one thread, printing a line per position, and
 ends with `<N> nodes <M> nps`. The node count is the signature of the
-build's search and evaluation: it is the same on every run of one build.";
+build's search and evaluation: it is the same on every run of one build.
+
+  --eval <name>   the static evaluation: `classical` (hand-written) or
+                  `nnue` (the built-in network); default: the default of
+                  the UCI option UseNNUE";
 
 const PERFT_USAGE: &str = "\
 usage: kiln perft <depth> [<fen>]
@@ -81,8 +88,10 @@ Prints the usage of kiln, or of <command>.";
 const VERSION_USAGE: &str = "\
 usage: kiln version   (or kiln --version, kiln -V)
 
-Prints `kiln <version> (tables seed <seed> fingerprint <hex>)`: the tables'
-seed and fingerprint tell which generated tables the build holds.";
+Prints `kiln <version> (tables seed <seed> fingerprint <hex>, network
+fingerprint <hex>)`: the tables' seed and fingerprint tell which generated
+tables the build holds, the network's fingerprint (its file's checksum)
+which network.";
 
 /// Every command, with its usage text.
 const COMMANDS: [(&str, &str); 11] = [
@@ -199,10 +208,11 @@ fn version_command(args: Vec<OsString>) -> ExitCode {
     match no_arguments(args) {
         Ok(Parsed::Run(())) => {
             println!(
-                "kiln {} (tables seed {} fingerprint {:016x})",
+                "kiln {} (tables seed {} fingerprint {:016x}, network fingerprint {:016x})",
                 kiln::build_info::VERSION,
                 kiln::build_info::SEED,
-                kiln::build_info::FINGERPRINT
+                kiln::build_info::FINGERPRINT,
+                kiln::eval::nnue::network::FINGERPRINT
             );
             ExitCode::SUCCESS
         }
@@ -270,26 +280,35 @@ fn run_protocol() {
 /// `<nodes> nodes <nps> nps`.
 fn bench_command(args: Vec<OsString>) -> ExitCode {
     match settle("bench", BENCH_USAGE, parse_bench(args)) {
-        Ok(depth) => {
-            kiln::uci::bench::run(depth, &mut |line| println!("{line}"));
+        Ok((depth, evaluation)) => {
+            kiln::uci::bench::run_with(depth, evaluation, &mut |line| println!("{line}"));
             ExitCode::SUCCESS
         }
         Err(code) => code,
     }
 }
 
-/// The depth `kiln bench` was given, if any.
-fn parse_bench(args: Vec<OsString>) -> Result<Parsed<Option<u64>>, ArgError> {
+/// The depth `kiln bench` was given, if any, and the evaluation.
+fn parse_bench(args: Vec<OsString>) -> Result<Parsed<(Option<u64>, Evaluation)>, ArgError> {
     let mut args = Args::new(args);
     let mut depth = None;
+    let mut evaluation = Evaluation::DEFAULT;
     while let Some(arg) = args.next_arg()? {
         match arg {
             Arg::Help => return Ok(Parsed::Help),
+            Arg::Option(option) if option == "--eval" => {
+                let name = args.value("--eval")?;
+                evaluation = Evaluation::from_name(&name).ok_or_else(|| ArgError::BadValue {
+                    what: "--eval".to_string(),
+                    text: name.clone(),
+                    reason: "expected `classical` or `nnue`".to_string(),
+                })?;
+            }
             Arg::Value(text) if depth.is_none() => depth = Some(number("<depth>", &text, 1, 64)?),
             other => return Err(unexpected(other)),
         }
     }
-    Ok(Parsed::Run(depth))
+    Ok(Parsed::Run((depth, evaluation)))
 }
 
 /// `kiln perft <depth> [fen]`: divide, then `Nodes searched: N`.
@@ -481,10 +500,24 @@ mod tests {
     }
 
     #[test]
-    fn bench_takes_an_optional_depth_and_nothing_else() {
-        assert_eq!(parse_bench(args("")), Ok(Parsed::Run(None)));
-        assert_eq!(parse_bench(args("7")), Ok(Parsed::Run(Some(7))));
-        assert_eq!(parse_bench(args("0x10")), Ok(Parsed::Run(Some(16))));
+    fn bench_takes_an_optional_depth_and_evaluation_and_nothing_else() {
+        let default = Evaluation::DEFAULT;
+        assert_eq!(parse_bench(args("")), Ok(Parsed::Run((None, default))));
+        assert_eq!(parse_bench(args("7")), Ok(Parsed::Run((Some(7), default))));
+        assert_eq!(
+            parse_bench(args("0x10")),
+            Ok(Parsed::Run((Some(16), default)))
+        );
+        assert_eq!(
+            parse_bench(args("--eval nnue 5")),
+            Ok(Parsed::Run((Some(5), Evaluation::Network)))
+        );
+        assert_eq!(
+            parse_bench(args("--eval=classical")),
+            Ok(Parsed::Run((None, Evaluation::Classical)))
+        );
+        assert!(parse_bench(args("--eval fast")).is_err());
+        assert!(parse_bench(args("--eval")).is_err());
         assert_eq!(parse_bench(args("--help")), Ok(Parsed::Help));
         assert_eq!(
             parse_bench(args("3 extra")),

@@ -74,6 +74,7 @@ fn version_prints_the_tables_seed_and_fingerprint() {
             "{text}"
         );
         assert!(text.contains(" fingerprint "), "{text}");
+        assert!(text.contains(", network fingerprint "), "{text}");
         assert_eq!(text.lines().count(), 1, "{text}");
     }
 }

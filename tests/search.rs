@@ -136,6 +136,15 @@ fn node_limit_and_searchmoves_are_respected() {
 }
 
 #[test]
+fn network_bench_is_deterministic() {
+    use kiln::eval::Evaluation;
+    let first = kiln::uci::bench::run_with(Some(4), Evaluation::Network, &mut |_| {});
+    let second = kiln::uci::bench::run_with(Some(4), Evaluation::Network, &mut |_| {});
+    assert_eq!(first, second);
+    assert!(first > 0);
+}
+
+#[test]
 fn bench_is_deterministic() {
     let mut lines = Vec::new();
     let first = kiln::uci::bench::run(Some(4), &mut |l| lines.push(l.to_string()));

@@ -155,6 +155,30 @@ fn show_wdl_adds_odds_that_follow_the_score() {
     assert!(e.close_and_wait(Duration::from_secs(5)).success());
 }
 
+/// The network searches too, on one thread and on several (each helper
+/// keeps its own accumulators), from a game's position with moves.
+#[test]
+fn use_nnue_searches_with_the_network() {
+    let mut e = Engine::start();
+    e.send("setoption name UseNNUE value true");
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1");
+    for threads in [1, 3] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send("go depth 6");
+        let lines = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove "));
+        let last = lines.last().map(String::as_str).unwrap_or_default();
+        assert!(
+            last.starts_with("bestmove ") && last != "bestmove 0000",
+            "{lines:?}"
+        );
+    }
+    e.send("setoption name UseNNUE value false");
+    e.send("go depth 3");
+    e.until(Duration::from_secs(30), |l| l.starts_with("bestmove "));
+    e.send("quit");
+    assert!(e.close_and_wait(Duration::from_secs(5)).success());
+}
+
 #[test]
 fn handshake_identifies_and_declares_options() {
     let mut e = Engine::start();
@@ -162,6 +186,7 @@ fn handshake_identifies_and_declares_options() {
     let lines = e.until(Duration::from_secs(5), |l| l == "uciok");
     assert!(lines[0].starts_with("id name Kiln "), "{lines:?}");
     assert!(lines[0].contains("(tables "), "{lines:?}");
+    assert!(lines[0].contains(", net "), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
     for option in [
         "option name Hash type spin default 16 min 1 max ",
@@ -178,6 +203,7 @@ fn handshake_identifies_and_declares_options() {
         "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
         "option name Syzygy50MoveRule type check default true",
         "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+        "option name UseNNUE type check default ",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(option)),
@@ -620,6 +646,7 @@ fn go_variants() {
         l.starts_with("Final evaluation")
     });
     assert!(lines.iter().any(|l| l.starts_with("Fen: ")));
+    assert!(lines.iter().any(|l| l.starts_with("NNUE evaluation: ")));
 }
 
 /// A simulated game at 2+0.02 (and a 5-moves-in-1-second control): each

@@ -213,6 +213,7 @@ fn handshake_features_and_harmless_commands() {
         "memory 32",
         "cores 1",
         "option Resign=0",
+        "option UseNNUE=0",
         "variant normal",
         "result 1/2-1/2 {Draw}",
         "new",
@@ -305,6 +306,25 @@ fn engine_mates_and_announces_the_result() {
     // The game is over: no more moves, whatever the GUI says.
     engine.send("go");
     assert!(engine.sync().iter().all(|l| !l.starts_with("move")));
+    engine.quit();
+}
+
+/// `option UseNNUE=1` switches to the network, which still finds a mate
+/// in one (a search result, whatever the network's weights); a value
+/// other than 0 or 1 is refused.
+#[test]
+fn use_nnue_option_switches_the_evaluation() {
+    let mut engine = Engine::xboard();
+    engine.send("option UseNNUE=1");
+    engine.send("new");
+    engine.send("force");
+    engine.send("setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    engine.send("sd 4");
+    engine.send("go");
+    let (_, reply) = engine.expect_move();
+    assert_eq!(reply, "a1a8");
+    engine.send("option UseNNUE=yes");
+    engine.expect(|l| l.starts_with("Error"), "the refusal");
     engine.quit();
 }
 

@@ -13,8 +13,10 @@
 //! empty slot never answers a probe, and a new cache is a zeroed allocation
 //! whose pages the system supplies on first touch, so a search thread that
 //! is set up but searches little costs little memory (1024 threads set up
-//! their caches without writing 1 GiB). Nothing ever needs clearing: the
-//! weights are compiled in, so a stored score never goes stale.
+//! their caches without writing 1 GiB). Nothing needs clearing while the
+//! evaluation stays the same: the weights are compiled in, so a stored
+//! score never goes stale. A search thread that switches between the
+//! hand-written evaluation and the network starts a new cache.
 
 use super::score::{MAX_EVAL, Score};
 

@@ -41,6 +41,13 @@ pub fn explain(board: &Board) -> Vec<String> {
             blend(share.black, phase),
         ));
     }
+    // The network's verdict too, whichever evaluation `UseNNUE` picks.
+    lines.push(format!(
+        "NNUE evaluation: {} (side to move; network {:016x}, {:?})",
+        super::nnue::evaluate_fresh(board),
+        super::nnue::network::FINGERPRINT,
+        super::nnue::network::DESCRIPTION,
+    ));
     lines.push(format!(
         "Final evaluation: {} (White's view), {} (side to move)",
         white,

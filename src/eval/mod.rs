@@ -9,9 +9,13 @@
 //! [`terms`]. [`evaluate`] sums everything, blends middlegame and endgame
 //! by the game phase, and returns the score from the side to move's point
 //! of view.
+//!
+//! [`nnue`] is the other evaluation, a network; [`Evaluation`] says which
+//! one the search uses.
 
 pub mod endgame;
 pub mod eval_cache;
+pub mod evaluation;
 pub mod explain;
 mod masks;
 pub mod nnue;
@@ -27,3 +31,4 @@ pub use evaluate::{
     TermShare, blend, evaluate, evaluate_white, evaluate_with, phase, psqt_sum, term_breakdown,
     trace_terms,
 };
+pub use evaluation::{Evaluation, USE_NNUE_DEFAULT};

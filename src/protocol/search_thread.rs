@@ -13,6 +13,7 @@ use std::thread::{self, JoinHandle};
 
 use super::options::HashShortfall;
 use crate::board::Board;
+use crate::eval::Evaluation;
 use crate::search::limits::Limits;
 use crate::search::threads::SEARCH_STACK_BYTES;
 use crate::search::{Report, SearchResult, SearchShared, Searcher, TbSettings};
@@ -64,12 +65,13 @@ pub struct SearchThread {
     /// The searcher while no search runs.
     idle: Option<Searcher>,
     running: Option<Running>,
-    /// Hash size, threads and tablebases to rebuild the searcher with if
-    /// it is lost.
+    /// Hash size, threads, tablebases and evaluation to rebuild the
+    /// searcher with if it is lost.
     hash_mib: u64,
     threads: usize,
     tablebases: Option<Arc<Tablebases>>,
     tb_settings: TbSettings,
+    evaluation: Evaluation,
 }
 
 impl SearchThread {
@@ -82,6 +84,7 @@ impl SearchThread {
             threads: 1,
             tablebases: None,
             tb_settings: TbSettings::default(),
+            evaluation: Evaluation::DEFAULT,
         }
     }
 
@@ -220,6 +223,12 @@ impl SearchThread {
         self.searcher().set_tb_settings(settings);
     }
 
+    /// Chooses the static evaluation (`UseNNUE`; stopping any search).
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
+        self.evaluation = evaluation;
+        self.searcher().set_evaluation(evaluation);
+    }
+
     /// Resizes the hash table to `mib` MiB (stopping any search).
     ///
     /// # Errors
@@ -262,6 +271,7 @@ impl SearchThread {
         searcher.set_threads(self.threads);
         searcher.set_tablebases(self.tablebases.clone());
         searcher.set_tb_settings(self.tb_settings);
+        searcher.set_evaluation(self.evaluation);
         searcher
     }
 }

@@ -59,9 +59,10 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Board, Move};
 use crate::eval::eval_cache::EvalCache;
-use crate::eval::evaluate_with;
+use crate::eval::nnue::stack::AccumulatorStack;
 use crate::eval::pawn_table::PawnTable;
 use crate::eval::score::{MATE, MAX_PLY, Score};
+use crate::eval::{Evaluation, evaluate_with};
 use crate::movegen::{MoveList, generate_all};
 use crate::rng::Rng;
 use correction::CorrectionHistory;
@@ -215,6 +216,11 @@ pub struct Searcher {
     pub(crate) pawns: PawnTable,
     /// This thread's cache of static evaluations (never shared).
     evals: EvalCache,
+    /// The static evaluation in use.
+    evaluation: Evaluation,
+    /// This thread's network accumulators (used only with
+    /// [`Evaluation::Network`]).
+    nnue: AccumulatorStack,
     /// This thread's static-evaluation corrections, kept across the
     /// searches of a game.
     correction: CorrectionHistory,
@@ -263,6 +269,8 @@ impl Searcher {
             nmp_min_ply: 0,
             pawns: PawnTable::new(),
             evals: EvalCache::new(),
+            evaluation: Evaluation::DEFAULT,
+            nnue: AccumulatorStack::new(),
             correction: CorrectionHistory::new(),
             tablebases: None,
             tb_settings: TbSettings::default(),
@@ -376,6 +384,23 @@ impl Searcher {
     /// keep their statistics; new ones are built by their first search.
     pub fn set_threads(&mut self, threads: usize) {
         self.helpers.resize_with(threads.max(1) - 1, || None);
+    }
+
+    /// Chooses the static evaluation of this thread and its helpers. A
+    /// thread that changes evaluation starts a new evaluation cache.
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
+        if self.evaluation != evaluation {
+            self.evaluation = evaluation;
+            self.evals = EvalCache::new();
+        }
+        for helper in self.helpers.iter_mut().flatten() {
+            helper.set_evaluation(evaluation);
+        }
+    }
+
+    /// The static evaluation in use.
+    pub fn evaluation(&self) -> Evaluation {
+        self.evaluation
     }
 
     /// Forgets the previous game: empties the TT and every thread's
@@ -586,10 +611,13 @@ impl Searcher {
     fn static_eval(&mut self, board: &Board) -> Score {
         let key = board.key().0;
         if let Some(score) = self.evals.probe(key) {
-            debug_assert_eq!(score, crate::eval::evaluate(board), "stale cached eval");
+            debug_assert_eq!(score, self.evaluation.fresh(board), "stale cached eval");
             return score;
         }
-        let score = evaluate_with(board, &mut self.pawns);
+        let score = match self.evaluation {
+            Evaluation::Classical => evaluate_with(board, &mut self.pawns),
+            Evaluation::Network => crate::eval::nnue::evaluate(board, &mut self.nnue),
+        };
         self.evals.store(key, score);
         score
     }

@@ -27,6 +27,7 @@ use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::{Report, SearchResult, SearchShared, Searcher, TbSettings};
 use crate::board::Board;
+use crate::eval::Evaluation;
 use crate::movegen::MoveList;
 use crate::syzygy::Tablebases;
 
@@ -149,6 +150,8 @@ struct Launch<'a> {
     tablebases: &'a Option<Arc<Tablebases>>,
     tb_settings: TbSettings,
     tb_cardinality: u32,
+    /// The main thread's static evaluation.
+    evaluation: Evaluation,
 }
 
 /// Starts the helpers in `slots`, numbered from `first`, as a tree: the
@@ -198,6 +201,7 @@ fn launch_helpers<'scope>(
             helper.tablebases.clone_from(launch.tablebases);
             helper.tb_settings = launch.tb_settings;
             helper.tb_cardinality = launch.tb_cardinality;
+            helper.set_evaluation(launch.evaluation);
             helper.iterate(&mut board, launch.start, &mut |_| {});
             launch.nodes.fetch_add(helper.nodes, Ordering::Relaxed);
         });
@@ -237,6 +241,7 @@ impl Searcher {
             tablebases: &tablebases,
             tb_settings: self.tb_settings,
             tb_cardinality: self.tb_cardinality,
+            evaluation: self.evaluation,
             root: &root,
             limits: &helper_limits,
             start,

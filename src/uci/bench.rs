@@ -6,6 +6,7 @@
 use std::time::Instant;
 
 use crate::board::Board;
+use crate::eval::Evaluation;
 use crate::search::limits::Limits;
 use crate::search::{SearchShared, Searcher};
 use std::sync::Arc;
@@ -72,12 +73,20 @@ pub const POSITIONS: [&str; 50] = [
     "7k/7P/6K1/8/3B4/8/8/8 b - - 0 1",
 ];
 
-/// Runs the bench at `depth` (default [`DEFAULT_DEPTH`]), sending progress
-/// lines to `out`; the last line is `<nodes> nodes <nps> nps`. Returns the
-/// total node count.
+/// Runs the bench at `depth` (default [`DEFAULT_DEPTH`]) with the default
+/// evaluation, sending progress lines to `out`; the last line is `<nodes>
+/// nodes <nps> nps`. Returns the total node count.
 pub fn run(depth: Option<u64>, out: &mut dyn FnMut(&str)) -> u64 {
+    run_with(depth, Evaluation::DEFAULT, out)
+}
+
+/// [`run`] with the static evaluation `evaluation` (`kiln bench --eval`,
+/// or UCI `bench` after `setoption name UseNNUE`): each evaluation has its
+/// own node count, and the nps of the two compare their speed.
+pub fn run_with(depth: Option<u64>, evaluation: Evaluation, out: &mut dyn FnMut(&str)) -> u64 {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64) as i32;
     let mut searcher = Searcher::new(BENCH_HASH_MIB);
+    searcher.set_evaluation(evaluation);
     let limits = Limits::depth(depth);
     let start = Instant::now();
     let mut total = 0u64;

@@ -130,7 +130,10 @@ impl Engine {
             UciCommand::Perft(depth) => self.perft(depth),
             UciCommand::Bench(depth) => {
                 self.stop_search();
-                super::bench::run(depth, &mut |line| send(line));
+                // The bench honours `UseNNUE`, so one session can compare
+                // the two evaluations' speed.
+                let evaluation = self.options.evaluation();
+                super::bench::run_with(depth, evaluation, &mut |line| send(line));
             }
         }
         true
@@ -164,6 +167,7 @@ impl Engine {
                         }
                     }
                     Effect::TablebaseSettings => self.search.set_tb_settings(self.options.tb),
+                    Effect::SetEvaluation(evaluation) => self.search.set_evaluation(evaluation),
                     Effect::ResizeHash(mib) => {
                         if let Err(shortfall) = self.search.resize_hash(mib) {
                             info_string(&shortfall.to_string());

@@ -9,6 +9,7 @@
 
 use std::fmt::{self, Write as _};
 
+use crate::eval::{Evaluation, USE_NNUE_DEFAULT};
 use crate::protocol::options::{Range, THREADS, hash_limit_reason, hash_mib};
 use crate::search::TbSettings;
 use crate::search::strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, Strength};
@@ -46,6 +47,9 @@ pub enum OptionName {
     LimitStrength,
     /// `UCI_Elo`: the rating to play at when strength is limited.
     Elo,
+    /// `UseNNUE`: evaluate with the network instead of the hand-written
+    /// evaluation.
+    UseNnue,
 }
 
 include!(concat!(env!("OUT_DIR"), "/uci_options.rs"));
@@ -110,6 +114,8 @@ pub struct Options {
     pub limit_strength: bool,
     /// The rating to play at when strength is limited.
     pub elo: u64,
+    /// Whether the network evaluates.
+    pub use_nnue: bool,
 }
 
 impl Default for Options {
@@ -126,6 +132,7 @@ impl Default for Options {
             tb: TbSettings::default(),
             limit_strength: false,
             elo: UCI_ELO.default,
+            use_nnue: USE_NNUE_DEFAULT,
         }
     }
 }
@@ -145,6 +152,8 @@ pub enum Effect {
     LoadTablebases(String),
     /// The tablebase probing options changed ([`Options::tb`]).
     TablebaseSettings,
+    /// Search with this static evaluation.
+    SetEvaluation(Evaluation),
 }
 
 /// The outcome of a `setoption`: the effect and, if the value was adjusted,
@@ -254,6 +263,10 @@ impl Options {
         spin(&mut s, "SyzygyProbeLimit", SYZYGY_PROBE_LIMIT);
         s.push_str("option name UCI_LimitStrength type check default false\n");
         spin(&mut s, "UCI_Elo", UCI_ELO);
+        let _ = writeln!(
+            s,
+            "option name UseNNUE type check default {USE_NNUE_DEFAULT}"
+        );
         s
     }
 
@@ -347,6 +360,10 @@ impl Options {
                 self.limit_strength = check(name, value)?;
                 done(Effect::None)
             }
+            OptionName::UseNnue => {
+                self.use_nnue = check(name, value)?;
+                done(Effect::SetEvaluation(self.evaluation()))
+            }
             OptionName::Elo => {
                 let (v, note) = spin(name, value, UCI_ELO)?;
                 self.elo = v;
@@ -356,6 +373,11 @@ impl Options {
                 })
             }
         }
+    }
+
+    /// The static evaluation the options ask for (`UseNNUE`).
+    pub fn evaluation(&self) -> Evaluation {
+        Evaluation::from_use_nnue(self.use_nnue)
     }
 
     /// The strength limit the options ask for (`None`: full strength).
@@ -498,6 +520,25 @@ mod tests {
                 probe_limit: 7
             }
         );
+    }
+
+    #[test]
+    fn use_nnue_chooses_the_evaluation() {
+        let mut o = Options::default();
+        assert_eq!(o.evaluation(), Evaluation::DEFAULT);
+        assert!(Options::declarations().contains(&format!(
+            "option name UseNNUE type check default {USE_NNUE_DEFAULT}\n"
+        )));
+        assert_eq!(
+            o.set("usennue", Some("true")).unwrap().effect,
+            Effect::SetEvaluation(Evaluation::Network)
+        );
+        assert_eq!(
+            o.set("UseNNUE", Some("false")).unwrap().effect,
+            Effect::SetEvaluation(Evaluation::Classical)
+        );
+        assert!(o.set("UseNNUE", Some("1")).is_err());
+        assert!(!o.use_nnue);
     }
 
     #[test]

@@ -8,13 +8,15 @@ use crate::protocol::wdl;
 use crate::search::Report;
 use crate::search::tt::Bound;
 
-/// The `id name` line: version plus the seed and fingerprint of the tables.
+/// The `id name` line: version plus the seed and fingerprint of the tables
+/// and the network's fingerprint.
 pub fn id_name() -> String {
     format!(
-        "id name Kiln {} (tables {}/{:016x})",
+        "id name Kiln {} (tables {}/{:016x}, net {:016x})",
         crate::build_info::VERSION,
         crate::build_info::SEED,
-        crate::build_info::FINGERPRINT
+        crate::build_info::FINGERPRINT,
+        crate::eval::nnue::network::FINGERPRINT
     )
 }
 

@@ -30,6 +30,7 @@ use super::outcome::Outcome;
 use super::time_control::TimeControl;
 use crate::board::{Board, Color, FenError, Move};
 use crate::eval::score::{Score, is_mate};
+use crate::eval::{Evaluation, USE_NNUE_DEFAULT};
 use crate::movegen::{MoveList, count_legal, generate_all};
 use crate::protocol::options::{THREADS, hash_limit_reason, hash_mib};
 use crate::protocol::{LineReader, SearchFailed, SearchThread, send};
@@ -72,8 +73,10 @@ pub fn feature_line() -> String {
     format!(
         "feature myname=\"Kiln {}\" setboard=1 usermove=1 ping=1 playother=1 draw=1 \
          reuse=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 nps=0 debug=1 \
-         egt=\"syzygy\" variants=\"normal,fischerandom\" option=\"Resign -check 0\" done=1",
-        crate::build_info::VERSION
+         egt=\"syzygy\" variants=\"normal,fischerandom\" option=\"Resign -check 0\" \
+         option=\"UseNNUE -check {}\" done=1",
+        crate::build_info::VERSION,
+        u8::from(USE_NNUE_DEFAULT)
     )
 }
 
@@ -436,6 +439,15 @@ impl Engine {
             ("Resign", Some("0")) => self.resign_enabled = false,
             ("Resign", Some("1")) => self.resign_enabled = true,
             ("Resign", _) => reply_error(&Refused::BadOptionValue, line),
+            ("UseNNUE", Some(value @ ("0" | "1"))) => {
+                if self.task.is_some() {
+                    send("# UseNNUE: not while thinking; send it again when idle");
+                } else {
+                    let evaluation = Evaluation::from_use_nnue(value == "1");
+                    self.search.set_evaluation(evaluation);
+                }
+            }
+            ("UseNNUE", _) => reply_error(&Refused::BadOptionValue, line),
             _ => reply_error(&Refused::UnknownOption, line),
         }
     }
@@ -871,6 +883,7 @@ mod tests {
             "memory=1",
             "smp=1",
             "variants=\"normal,fischerandom\"",
+            "option=\"UseNNUE -check ",
         ] {
             assert!(line.contains(feature), "{feature}");
         }

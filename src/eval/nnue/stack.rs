@@ -1,0 +1,251 @@
+//! A search thread's accumulators, one per position of the board's
+//! history, brought up to date lazily from the board itself.
+//!
+//! The board knows nothing of the network: it only keeps its history
+//! (`State`: each move, the piece it captured, the key before it). Entry
+//! `i` of the stack holds the accumulator of the position after `i` moves
+//! of that history, tagged with the position's key. To evaluate, the stack
+//! looks for the nearest ancestor whose entry still carries that
+//! ancestor's key, works out what each later move changed by walking the
+//! moves back from the current board on a copy of its mailbox, and
+//! replays those changes forward; with no such ancestor within
+//! [`MAX_REPLAY`] moves (the root of a search, a new position) it builds
+//! the accumulator from scratch. Make and unmake cost nothing extra, so
+//! perft and the classical evaluation are untouched, and a position the
+//! search never evaluates is never updated.
+
+use super::accumulator::{Accumulator, Delta};
+use crate::board::{Board, Move, MoveFlag, Piece, PieceKind, Square};
+
+/// The most moves replayed from an ancestor: a full refresh adds about
+/// 30 columns per half, a move changes two to four, so beyond this a
+/// refresh is as cheap.
+pub const MAX_REPLAY: usize = 8;
+
+#[derive(Clone, Debug)]
+struct Entry {
+    /// The key of the position `acc` was computed for; meaningful only
+    /// when `filled`.
+    key: u64,
+    filled: bool,
+    acc: Accumulator,
+}
+
+/// One search thread's accumulator stack.
+#[derive(Clone, Debug, Default)]
+pub struct AccumulatorStack {
+    entries: Vec<Entry>,
+}
+
+/// The key of the position after `ply` moves of `board`'s history.
+#[inline(always)]
+fn key_at(board: &Board, ply: usize) -> u64 {
+    match board.history.get(ply) {
+        Some(state) => state.key.0,
+        None => board.key().0,
+    }
+}
+
+impl AccumulatorStack {
+    /// An empty stack: the first evaluation refreshes.
+    pub fn new() -> AccumulatorStack {
+        AccumulatorStack::default()
+    }
+
+    /// The accumulator of `board`'s current position.
+    pub fn update(&mut self, board: &Board) -> &Accumulator {
+        let len = board.history.len();
+        if self.entries.len() <= len {
+            let blank = Entry {
+                key: 0,
+                filled: false,
+                acc: Accumulator::EMPTY,
+            };
+            self.entries.resize(len + 1 + 64, blank);
+        }
+        let oldest = len.saturating_sub(MAX_REPLAY);
+        let ancestor = (oldest..=len)
+            .rev()
+            .find(|&ply| self.entries[ply].filled && self.entries[ply].key == key_at(board, ply));
+        match ancestor {
+            Some(ply) if ply == len => {}
+            Some(ply) => self.replay(board, ply),
+            None => {
+                let entry = &mut self.entries[len];
+                entry.acc = Accumulator::refresh(board);
+                entry.key = board.key().0;
+                entry.filled = true;
+            }
+        }
+        let acc = &self.entries[len].acc;
+        debug_assert!(
+            *acc == Accumulator::refresh(board),
+            "incremental accumulator differs from a refresh in {}",
+            board.to_fen()
+        );
+        acc
+    }
+
+    /// Brings entries `from + 1 ..= len` up to date from entry `from`.
+    fn replay(&mut self, board: &Board, from: usize) {
+        let len = board.history.len();
+        let mut deltas = [Delta::NONE; MAX_REPLAY];
+        let mut mailbox = board.mailbox;
+        let mut mover = !board.side_to_move();
+        for ply in (from..len).rev() {
+            let state = &board.history[ply];
+            deltas[ply - from] = undo(&mut mailbox, mover, state.mv, state.captured);
+            mover = !mover;
+        }
+        for ply in from..len {
+            let mut acc = self.entries[ply].acc;
+            acc.apply(&deltas[ply - from]);
+            let next = &mut self.entries[ply + 1];
+            next.acc = acc;
+            next.key = key_at(board, ply + 1);
+            next.filled = true;
+        }
+    }
+}
+
+/// Takes `mv`, made by `mover`, back on `mailbox` (the placement after
+/// it) and returns what the move changed.
+fn undo(
+    mailbox: &mut [Option<Piece>; 64],
+    mover: crate::board::Color,
+    mv: Move,
+    captured: Option<Piece>,
+) -> Delta {
+    let mut delta = Delta::NONE;
+    if mv.is_null() {
+        return delta;
+    }
+    let (from, to) = (mv.from(), mv.to());
+    match mv.flag() {
+        MoveFlag::Castle => {
+            let king = Piece::new(mover, PieceKind::King);
+            let rook = Piece::new(mover, PieceKind::Rook);
+            let side = mv.castle_side();
+            let king_to = side.king_destination(from.rank());
+            let rook_to = side.rook_destination(from.rank());
+            delta.remove(king, from);
+            delta.remove(rook, to);
+            delta.add(king, king_to);
+            delta.add(rook, rook_to);
+            mailbox[king_to.index()] = None;
+            mailbox[rook_to.index()] = None;
+            mailbox[from.index()] = Some(king);
+            mailbox[to.index()] = Some(rook);
+        }
+        MoveFlag::EnPassant => {
+            let pawn = Piece::new(mover, PieceKind::Pawn);
+            let victim = Piece::new(!mover, PieceKind::Pawn);
+            let captured_at = Square::from_index_masked(to as u32 ^ 8);
+            delta.remove(pawn, from);
+            delta.remove(victim, captured_at);
+            delta.add(pawn, to);
+            mailbox[to.index()] = None;
+            mailbox[from.index()] = Some(pawn);
+            mailbox[captured_at.index()] = Some(victim);
+        }
+        _ => {
+            let Some(landed) = mailbox[to.index()] else {
+                debug_assert!(false, "no piece on {to} after {mv}");
+                return delta;
+            };
+            let moved = if mv.is_promotion() {
+                Piece::new(mover, PieceKind::Pawn)
+            } else {
+                landed
+            };
+            delta.remove(moved, from);
+            if let Some(victim) = captured {
+                delta.remove(victim, to);
+            }
+            delta.add(landed, to);
+            mailbox[from.index()] = Some(moved);
+            mailbox[to.index()] = captured;
+        }
+    }
+    delta
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::nnue::simd::{output_sum, output_sum_scalar};
+    use crate::movegen::{MoveList, generate_all};
+    use crate::rng::Rng;
+
+    /// Castling both ways (standard and Chess960), en passant and
+    /// promotions with and without capture all turn up in these games.
+    const STARTS: [&str; 5] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ];
+
+    /// Checks the stack against a refresh, and the AVX2 output layer
+    /// against the scalar one, on `board`.
+    fn check(stack: &mut AccumulatorStack, board: &Board) {
+        let fresh = Accumulator::refresh(board);
+        assert_eq!(*stack.update(board), fresh, "{}", board.to_fen());
+        for us in crate::board::Color::ALL {
+            let (a, b) = (fresh.half(us), fresh.half(!us));
+            assert_eq!(
+                output_sum(a, b),
+                output_sum_scalar(a, b),
+                "{}",
+                board.to_fen()
+            );
+        }
+    }
+
+    #[test]
+    fn incremental_accumulators_match_a_refresh_after_every_make_and_unmake() {
+        let mut rng = Rng::new(0x4e4e_5545);
+        let mut stack = AccumulatorStack::new();
+        let mut moves = MoveList::new();
+        for fen in STARTS {
+            for _ in 0..12 {
+                let mut board = Board::from_fen(fen).expect("test FEN");
+                let mut made = Vec::new();
+                for _ in 0..160 {
+                    moves.clear();
+                    generate_all(&board, &mut moves);
+                    let back = !made.is_empty() && (moves.is_empty() || rng.below(4) == 0);
+                    if back {
+                        match made.pop() {
+                            Some(true) => board.unmake_null(),
+                            _ => board.unmake_move(),
+                        }
+                    } else if moves.is_empty() {
+                        break;
+                    } else if !board.in_check() && rng.below(12) == 0 {
+                        board.make_null();
+                        made.push(true);
+                    } else {
+                        board.make_move(moves[rng.index(moves.len())]);
+                        made.push(false);
+                    }
+                    // Skipping some positions makes the stack replay
+                    // several moves, as when the search skips evaluations.
+                    if rng.below(3) != 0 {
+                        check(&mut stack, &board);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_new_position_at_the_same_ply_is_refreshed() {
+        let mut stack = AccumulatorStack::new();
+        for fen in STARTS {
+            let board = Board::from_fen(fen).expect("test FEN");
+            check(&mut stack, &board);
+        }
+    }
+}
