@@ -33,6 +33,9 @@
 //! eval      = (sum / QA + out_bias) · scale / (QA · QB)                   (centipawns, side to move)
 //! ```
 //!
+//! The last line is computed in `i64` (`sum / QA` times a scale of 400 can
+//! pass `i32`), and both divisions truncate toward zero.
+//!
 //! How a piece on a square becomes a feature index is the engine's
 //! (`kiln::eval::nnue::features`), not this crate's: the trainer is part of
 //! the engine and uses the same function.
