@@ -296,14 +296,7 @@ fn parse_bench(args: Vec<OsString>) -> Result<Parsed<(Option<u64>, Evaluation)>,
     while let Some(arg) = args.next_arg()? {
         match arg {
             Arg::Help => return Ok(Parsed::Help),
-            Arg::Option(option) if option == "--eval" => {
-                let name = args.value("--eval")?;
-                evaluation = Evaluation::from_name(&name).ok_or_else(|| ArgError::BadValue {
-                    what: "--eval".to_string(),
-                    text: name.clone(),
-                    reason: "expected `classical` or `nnue`".to_string(),
-                })?;
-            }
+            Arg::Option(option) if option == "--eval" => evaluation = args.evaluation("--eval")?,
             Arg::Value(text) if depth.is_none() => depth = Some(number("<depth>", &text, 1, 64)?),
             other => return Err(unexpected(other)),
         }

@@ -44,6 +44,7 @@ use super::progress::Progress;
 use super::record::{self, DataError, Existing, GameResult, NotStandardCastling, RECORD_BYTES};
 use super::uci_client::{MATE_LABEL, UciClient, UciClientError};
 use crate::board::{Board, Color, FenError, STARTPOS};
+use crate::eval::Evaluation;
 use crate::eval::score::{MATE_BOUND, Score};
 use crate::movegen::{MoveList, MoveParseError, generate_all, parse_uci_move};
 use crate::protocol::options::hash_mib;
@@ -74,6 +75,7 @@ White's view): 32-byte binary records (docs/tuning.md), or with --text one
   --hash <MiB>             hash table per thread (default 16)
   --opponent <engine>      play this UCI engine instead of Kiln itself
   --opponent-nodes <n>     the opponent's nodes per move (default 10000)
+  --eval <name>            Kiln's static evaluation: classical or nnue (default classical)
   -h, --help               this help
 
 Whole numbers and seeds are decimal or 0x hex; options also take
@@ -108,6 +110,8 @@ pub struct Options {
     pub append: bool,
     /// The opponent's nodes per move.
     pub opponent_nodes: u64,
+    /// The static evaluation Kiln plays and scores positions with.
+    pub evaluation: Evaluation,
 }
 
 impl Options {
@@ -131,6 +135,7 @@ impl Options {
             opponent_nodes: 10_000,
             text: false,
             append: false,
+            evaluation: Evaluation::DEFAULT,
         };
         let mut out = None;
         let parsed = for_each_option(args, |flag, args| {
@@ -150,6 +155,7 @@ impl Options {
                     options.hash_mib = args.number(flag, range.min, range.max)?;
                 }
                 "--opponent" => options.opponent = Some(args.value(flag)?),
+                "--eval" => options.evaluation = args.evaluation(flag)?,
                 "--opponent-nodes" => {
                     options.opponent_nodes = args.number(flag, 1, 100_000_000)?;
                 }
@@ -320,6 +326,7 @@ pub fn run(options: &Options) -> Result<u64, DatagenError> {
         );
         handles.push(std::thread::spawn(move || -> Result<(), DatagenError> {
             let mut searcher = Searcher::new(options.hash_mib);
+            searcher.set_evaluation(options.evaluation);
             let mut opponent = match &options.opponent {
                 Some(path) => Some(UciClient::start(path, options.hash_mib)?),
                 None => None,
@@ -740,6 +747,9 @@ mod tests {
         assert_eq!((o.opponent.as_deref(), o.opponent_nodes), (Some("sf"), 50));
         assert!(parse("--out x --games 1 --opponent").is_err());
         assert!(parse("--out x --games 1 --opponent-nodes 0").is_err());
+        let o = parse("--out x --games 1 --eval nnue").unwrap();
+        assert_eq!(o.evaluation, Evaluation::Network);
+        assert!(parse("--out x --games 1 --eval fast").is_err());
     }
 
     #[test]
@@ -747,6 +757,7 @@ mod tests {
         use crate::tune::options::documented_default as default;
         let o = parse("--out x --games 1").unwrap();
         assert_eq!(default(USAGE, "--nodes"), Some(&*o.nodes.to_string()));
+        assert_eq!(default(USAGE, "--eval"), Some(o.evaluation.name()));
         assert_eq!(default(USAGE, "--seed"), Some(&*o.seed.to_string()));
         assert_eq!(default(USAGE, "--threads"), Some(&*o.threads.to_string()));
         let plies = o.random_plies.to_string();

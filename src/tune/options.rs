@@ -10,6 +10,8 @@
 use std::ffi::OsString;
 use std::fmt;
 
+use crate::eval::Evaluation;
+
 /// A command line that cannot be run, in words a user can act on (the
 /// caller adds the command's name and a pointer to its `--help`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -169,6 +171,17 @@ impl Args {
     /// `0x` hex).
     pub fn number(&mut self, option: &str, min: u64, max: u64) -> Result<u64, ArgError> {
         number(option, &self.value(option)?, min, max)
+    }
+
+    /// The value of `option` as a static evaluation's name (`classical`
+    /// or `nnue`).
+    pub fn evaluation(&mut self, option: &str) -> Result<Evaluation, ArgError> {
+        let name = self.value(option)?;
+        Evaluation::from_name(&name).ok_or_else(|| ArgError::BadValue {
+            what: option.to_string(),
+            text: name,
+            reason: "expected `classical` or `nnue`".to_string(),
+        })
     }
 
     /// The value of `option` as a real number in `min..=max`.

@@ -272,6 +272,30 @@ pub struct NetWeights {
     pub output_bias: i32,
 }
 
+/// Checks a whole network file like [`parse`] and returns its weights
+/// too.
+pub fn read(bytes: &[u8]) -> Result<(NetHeader, NetWeights, u64), NetError> {
+    let (header, fingerprint) = parse(bytes)?;
+    let at = layout(header.hidden);
+    let i16s = |from: usize, to: usize| -> Vec<i16> {
+        bytes[from..to]
+            .chunks_exact(2)
+            .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
+            .collect()
+    };
+    let weights = NetWeights {
+        feature_weights: i16s(at.feature_weights, at.feature_biases),
+        feature_biases: i16s(at.feature_biases, at.output_weights),
+        output_weights: i16s(at.output_weights, at.output_bias),
+        output_bias: i32::from_le_bytes(
+            bytes[at.output_bias..at.checksum]
+                .try_into()
+                .expect("4 bytes"),
+        ),
+    };
+    Ok((header, weights, fingerprint))
+}
+
 /// Why weights cannot be written as a network file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WriteError(pub String);
@@ -370,8 +394,9 @@ mod tests {
     fn a_written_file_parses_back_with_its_header_and_layout() {
         let (header, weights) = small();
         let bytes = write(&header, &weights).expect("valid weights");
-        let (read, fingerprint) = parse(&bytes).expect("written file");
-        assert_eq!(read, header);
+        let (read_header, fingerprint) = parse(&bytes).expect("written file");
+        assert_eq!(read_header, header);
+        assert_eq!(read(&bytes), Ok((header, weights, fingerprint)));
         assert_eq!(fingerprint, fnv1a64(&bytes[..bytes.len() - 8]));
         let at = layout(16);
         assert_eq!(

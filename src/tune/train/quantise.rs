@@ -106,4 +106,42 @@ mod tests {
             );
         }
     }
+
+    /// The engine's inference and this module's integer evaluation agree
+    /// exactly on the network built into the engine, read back from its
+    /// file: the trainer's quantised check measures what the engine plays.
+    #[test]
+    fn the_engine_evaluates_its_built_in_network_as_the_trainer_does() {
+        use crate::board::Board;
+        use crate::eval::nnue::{self, features, network};
+        let path = match option_env!("KILN_NET") {
+            Some(file) => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file),
+            None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/net.nnue"),
+        };
+        let bytes = std::fs::read(&path).expect("the built-in network's file");
+        let (header, weights, fingerprint) = kiln_params::net::read(&bytes).expect("a network");
+        assert_eq!(fingerprint, network::FINGERPRINT, "{}", path.display());
+        let mut checked = 0;
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R b KQ - 0 8",
+            "8/2Q5/4pbk1/7p/p5PP/2p1N3/qrR2P1K/8 b - - 0 39",
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "2r3k1/5ppp/8/8/8/8/5PPP/1R4K1 b - - 0 30",
+        ] {
+            let board = Board::from_fen(fen).expect("test FEN");
+            let us_color = board.side_to_move();
+            let (mut us, mut them) = (Vec::new(), Vec::new());
+            for square in board.occupied() {
+                let piece = board.piece_on(square).expect("occupied");
+                us.push(features::index(us_color, piece, square) as u16);
+                them.push(features::index(!us_color, piece, square) as u16);
+            }
+            let trainer = evaluate(&header, &weights, &us, &them);
+            assert_eq!(nnue::evaluate_fresh(&board), trainer, "{fen}");
+            checked += 1;
+        }
+        assert_eq!(checked, 6);
+    }
 }
