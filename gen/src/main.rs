@@ -413,7 +413,7 @@ fn find_schedule() -> ExitCode {
                             let bar = "#".repeat(finished * 40 / jobs.len());
                             eprint!("\r[{bar:<40}] {finished}/{} squares", jobs.len());
                             let _ = std::io::stderr().flush();
-                        } else if finished % 16 == 0 {
+                        } else if finished.is_multiple_of(16) {
                             // A log gets whole lines, a few seconds apart.
                             eprintln!(
                                 "kiln-gen schedule: {finished}/{} squares ({:.0} s)",

@@ -558,7 +558,7 @@ impl Searcher {
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes % CHECK_EVERY == 0 || self.limits.nodes.is_some() {
+        if self.nodes.is_multiple_of(CHECK_EVERY) || self.limits.nodes.is_some() {
             self.poll();
         }
         self.stopped
@@ -592,7 +592,7 @@ impl Searcher {
             self.stopped = true;
             return;
         }
-        if self.nodes % CHECK_EVERY == 0 && !self.pondering() && self.time.hard_expired() {
+        if self.nodes.is_multiple_of(CHECK_EVERY) && !self.pondering() && self.time.hard_expired() {
             self.stopped = true;
         }
     }

@@ -496,7 +496,7 @@ mod tests {
                     break;
                 }
                 let pick_old = |rng: &mut Rng| seen_moves[rng.index(seen_moves.len())];
-                let tt_move = if rng.next_u64() % 3 == 0 {
+                let tt_move = if rng.next_u64().is_multiple_of(3) {
                     all[rng.index(all.len())]
                 } else {
                     pick_old(&mut rng)

@@ -528,7 +528,7 @@ fn starting_board(options: &Options, openings: &[String], game: u64, attempt: u6
 
 /// The opponent's colour in game number `game`.
 fn opponent_color(game: u64) -> Color {
-    if game % 2 == 0 {
+    if game.is_multiple_of(2) {
         Color::Black
     } else {
         Color::White

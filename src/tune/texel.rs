@@ -205,7 +205,7 @@ pub fn load(options: &Options, k_score: f64) -> Result<(Vec<Sample>, u64), DataE
         }
         bad += record::read_positions(path, |position| {
             read += 1;
-            if read % 4096 == 0 {
+            if read.is_multiple_of(4096) {
                 meter.update(samples.len() as u64, "");
             }
             let DataPosition {

@@ -136,7 +136,7 @@ impl TimeControl {
                 base_ms,
                 increment_ms,
             } => {
-                let period = if moves > 0 && moves_made % moves == 0 {
+                let period = if moves > 0 && moves_made.is_multiple_of(moves) {
                     base_ms
                 } else {
                     0

@@ -214,7 +214,7 @@ pub fn parse(bytes: &[u8]) -> Result<(NetHeader, u64), NetError> {
         return Err(NetError::Inputs(inputs));
     }
     let hidden = u32_at(bytes, 16);
-    if hidden == 0 || hidden % 16 != 0 || hidden as usize > MAX_HIDDEN {
+    if hidden == 0 || !hidden.is_multiple_of(16) || hidden as usize > MAX_HIDDEN {
         return Err(NetError::Hidden(hidden));
     }
     let scale_in = |name: &'static str, at: usize, max: u32| {
@@ -312,7 +312,7 @@ impl std::error::Error for WriteError {}
 /// hidden size must match the weights), checksum included.
 pub fn write(header: &NetHeader, weights: &NetWeights) -> Result<Vec<u8>, WriteError> {
     let n = header.hidden;
-    if n == 0 || n % 16 != 0 || n > MAX_HIDDEN {
+    if n == 0 || !n.is_multiple_of(16) || n > MAX_HIDDEN {
         return Err(WriteError(format!(
             "hidden size {n}: must be a multiple of 16 up to {MAX_HIDDEN}"
         )));

@@ -127,7 +127,7 @@ pub fn load(paths: &[String]) -> Result<Loaded, DataError> {
                 return true;
             };
             loaded.positions.push(position);
-            if loaded.positions.len() % 4096 == 0 {
+            if loaded.positions.len().is_multiple_of(4096) {
                 meter.update(loaded.positions.len() as u64, "");
             }
             true
