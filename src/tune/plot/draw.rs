@@ -302,7 +302,7 @@ fn parse_losses(path: &Path, text: &str) -> Result<Losses, PlotError> {
 }
 
 /// One match of a learning curve: the network trained on `positions`
-/// positions scored `elo` ± `error` against the hand-written evaluation.
+/// positions scored `elo` ± `error` against the curve's reference engine.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct CurvePoint {
     positions: u64,
@@ -726,7 +726,7 @@ fn draw_losses(
     Ok(())
 }
 
-/// The learning curve: Elo against the hand-written evaluation by training
+/// The learning curve: Elo against a fixed reference engine by training
 /// positions (millions, logarithmic axis), each point with its 95 %
 /// interval, and the line of equal strength.
 fn draw_curve(
@@ -746,12 +746,12 @@ fn draw_curve(
 
     let (head, plot) = area.split_vertically(HEAD);
     head.draw_text(
-        "The network against the hand-written evaluation, by training data",
+        "The network's learning curve: strength by training positions",
         &anchored(style(24, INK), HPos::Center, VPos::Top),
         (LOSS_SIZE.0 as i32 / 2, 16),
     )?;
     head.draw_text(
-        "Elo with 95 % interval (docs/nnue.md)",
+        "Elo against a fixed reference engine, with 95 % interval (docs/nnue.md)",
         &anchored(style(18, INK), HPos::Center, VPos::Top),
         (LOSS_SIZE.0 as i32 / 2, 48),
     )?;
@@ -764,7 +764,7 @@ fn draw_curve(
     chart
         .configure_mesh()
         .x_desc("training positions (millions, logarithmic)")
-        .y_desc("Elo against the hand-written evaluation")
+        .y_desc("Elo against the reference")
         .axis_desc_style((FAMILY, 18).into_font().color(&INK))
         .label_style((FAMILY, 15).into_font().color(&INK))
         .x_label_formatter(&|v| format!("{v}"))

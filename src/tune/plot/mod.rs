@@ -40,8 +40,8 @@ Renders pictures of the evaluation to PNG files in <dir>: with --params
 psqt.png, the middlegame and endgame piece-square table of each piece as
 heat maps; with --losses (the stdout of `kiln tune`) loss.png, the training
 and held-out loss per epoch; with --curve learning-curve.png, the network's
-Elo against the hand-written evaluation by training positions. At least one
-of the three. Prints the path of each file written.
+Elo against a reference engine by training positions. At least one of the
+three. Prints the path of each file written.
 
 Only in builds with the cargo feature `plot`:
   cargo run --release --features plot -- plot --params src/eval/params.txt --out docs
