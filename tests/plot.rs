@@ -176,9 +176,9 @@ fn a_file_that_is_not_a_parameter_file_is_an_error() {
 }
 
 const CURVE: &str = "\
-# positions elo error
-450186 -310.5 90
-1500000 -120 45  # a comment after the numbers
+# positions elo low high
+450186 -481.6 -3600 -335.5
+1500000 -120 -165 -75  # a comment after the numbers
 ";
 
 #[test]
@@ -206,11 +206,15 @@ fn a_malformed_curve_line_is_an_error_naming_its_line() {
     let dir = temp_dir("bad-curve");
     let curve = dir.join("curve.txt");
     for (text, expected) in [
-        ("100 5 3\n50 6 3\n", ":2: 50 positions after 100"),
-        ("100 5\n", ":1: expected '<positions> <elo> <error>'"),
-        ("100 x 3\n", ":1: bad number 'x'"),
-        ("0 1 1\n", ":1: bad position count '0'"),
-        ("# nothing\n", "no '<positions> <elo> <error>' line"),
+        ("100 5 3 7\n50 6 3 7\n", ":2: 50 positions after 100"),
+        ("100 5 3\n", ":1: expected '<positions> <elo> <low> <high>'"),
+        ("100 x 3 7\n", ":1: bad number 'x'"),
+        (
+            "100 9 3 7\n",
+            ":1: the interval 3..7 does not hold the Elo 9",
+        ),
+        ("0 1 1 1\n", ":1: bad position count '0'"),
+        ("# nothing\n", "no '<positions> <elo> <low> <high>' line"),
     ] {
         std::fs::write(&curve, text).expect("curve written");
         let err = run(&Options {

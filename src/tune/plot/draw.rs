@@ -51,7 +51,7 @@ pub enum PlotError {
         /// The log.
         path: PathBuf,
     },
-    /// A line of the learning-curve file is not `<positions> <elo> <error>`
+    /// A line of the learning-curve file is not `<positions> <elo> <low> <high>`
     /// with positions counting up, or the file has no such line.
     CurveLine {
         /// The file.
@@ -302,12 +302,14 @@ fn parse_losses(path: &Path, text: &str) -> Result<Losses, PlotError> {
 }
 
 /// One match of a learning curve: the network trained on `positions`
-/// positions scored `elo` ± `error` against the curve's reference engine.
+/// positions scored `elo` against the curve's reference engine, with the
+/// 95 % interval `low..=high`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct CurvePoint {
     positions: u64,
     elo: f64,
-    error: f64,
+    low: f64,
+    high: f64,
 }
 
 fn parse_curve(path: &Path, text: &str) -> Result<Vec<CurvePoint>, PlotError> {
@@ -323,9 +325,9 @@ fn parse_curve(path: &Path, text: &str) -> Result<Vec<CurvePoint>, PlotError> {
             line: n + 1,
             message,
         };
-        let [positions, elo, error] = words[..] else {
+        let [positions, elo, low, high] = words[..] else {
             return Err(bad(format!(
-                "expected '<positions> <elo> <error>', found '{}'",
+                "expected '<positions> <elo> <low> <high>', found '{}'",
                 line.trim()
             )));
         };
@@ -333,15 +335,21 @@ fn parse_curve(path: &Path, text: &str) -> Result<Vec<CurvePoint>, PlotError> {
             Ok(p) if p > 0 => p,
             _ => return Err(bad(format!("bad position count '{positions}'"))),
         };
-        let number = |word: &str, min: f64| match word.parse::<f64>() {
-            Ok(x) if x.is_finite() && x >= min && x.abs() <= 2000.0 => Ok(x),
+        let number = |word: &str| match word.parse::<f64>() {
+            Ok(x) if x.is_finite() && x.abs() <= 10_000.0 => Ok(x),
             _ => Err(bad(format!("bad number '{word}'"))),
         };
         let point = CurvePoint {
             positions,
-            elo: number(elo, -2000.0)?,
-            error: number(error, 0.0)?,
+            elo: number(elo)?,
+            low: number(low)?,
+            high: number(high)?,
         };
+        if !(point.low <= point.elo && point.elo <= point.high) {
+            return Err(bad(format!(
+                "the interval {low}..{high} does not hold the Elo {elo}"
+            )));
+        }
         if points
             .last()
             .is_some_and(|last| positions <= last.positions)
@@ -357,7 +365,7 @@ fn parse_curve(path: &Path, text: &str) -> Result<Vec<CurvePoint>, PlotError> {
         return Err(PlotError::CurveLine {
             path: path.to_path_buf(),
             line: 0,
-            message: "no '<positions> <elo> <error>' line".into(),
+            message: "no '<positions> <elo> <low> <high>' line".into(),
         });
     }
     Ok(points)
@@ -726,6 +734,9 @@ fn draw_losses(
     Ok(())
 }
 
+/// How far below its point a lower bound is drawn at most (Elo).
+const MAX_DRAWN_BELOW: f64 = 300.0;
+
 /// The learning curve: Elo against a fixed reference engine by training
 /// positions (millions, logarithmic axis), each point with its 95 %
 /// interval, and the line of equal strength.
@@ -738,8 +749,12 @@ fn draw_curve(
         (lo.min(millions(p)), hi.max(millions(p)))
     });
     let (x_lo, x_hi) = (x_lo / 1.6, x_hi * 1.6);
+    // A lower bound far below its point (a match the network nearly
+    // lost outright has none to speak of) is cut at the picture's edge
+    // rather than squashing every other point.
+    let floor = |p: &CurvePoint| p.low.max(p.elo - MAX_DRAWN_BELOW);
     let (y_lo, y_hi) = points.iter().fold((0f64, 0f64), |(lo, hi), p| {
-        (lo.min(p.elo - p.error), hi.max(p.elo + p.error))
+        (lo.min(floor(p)), hi.max(p.high))
     });
     let pad = ((y_hi - y_lo) * 0.08).max(10.0);
     let (y_lo, y_hi) = (y_lo - pad, y_hi + pad);
@@ -780,9 +795,9 @@ fn draw_curve(
     chart.draw_series(points.iter().map(|p| {
         ErrorBar::new_vertical(
             millions(p),
-            p.elo - p.error,
+            p.low.max(y_lo),
             p.elo,
-            p.elo + p.error,
+            p.high,
             TRAINING.stroke_width(2),
             12,
         )

@@ -48,7 +48,7 @@ Only in builds with the cargo feature `plot`:
 
   --params <params.txt>    weights in the format of src/eval/params.txt
   --losses <file>          `kiln tune` output with `epoch N loss X held-out Y` lines
-  --curve <file>           lines `<positions> <elo> <error>` (docs/nnue-curve.txt)
+  --curve <file>           lines `<positions> <elo> <low> <high>` (docs/nnue-curve.txt)
   --out <dir>              directory for the PNG files
   -h, --help               this help";
 
@@ -60,7 +60,7 @@ pub struct Options {
     pub params: Option<PathBuf>,
     /// The standard output of a `kiln tune` run, if its loss curve is wanted.
     pub losses: Option<PathBuf>,
-    /// A learning-curve file (`<positions> <elo> <error>` lines), if its
+    /// A learning-curve file (`<positions> <elo> <low> <high>` lines), if its
     /// picture is wanted.
     pub curve: Option<PathBuf>,
     /// The folder the pictures are written to (created if missing).
