@@ -287,12 +287,18 @@ pub fn fit_k(samples: &[Sample], w: &[[f64; 2]]) -> f64 {
         .iter()
         .map(|s| (evaluate(&s.trace, w), f64::from(s.target)))
         .collect();
-    let loss_at = |k: f64| {
+    minimise_k(|k: f64| {
         evals
             .iter()
             .map(|&(e, t)| (sigmoid(k * e) - t).powi(2))
             .sum::<f64>()
-    };
+    })
+}
+
+/// The `K` in 1e-4..0.05 at which `loss_at` is least, by golden-section
+/// search (the losses of a logistic fit are unimodal in `K`): the tuner's
+/// fit and the network trainer's share it.
+pub fn minimise_k(loss_at: impl Fn(f64) -> f64) -> f64 {
     let (mut lo, mut hi) = (1e-4, 0.05);
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..60 {

@@ -155,7 +155,7 @@ fn built_weights() -> Result<Vec<[f64; 2]>, BuiltParamsError> {
 
 /// The `K` at which Kiln's own search scores in the data best predict
 /// the game results (`sigmoid(K · score)` against the result, mean squared
-/// error, golden-section search: the loss is unimodal in `K`), over the
+/// error, [`texel::minimise_k`]), over the
 /// first positions that have a score; `None` if none has. Fitted on the
 /// data's own scores rather than on the hand-written evaluation, so that
 /// nothing but Kiln's games and searches shapes the network, and its
@@ -169,24 +169,12 @@ pub fn fit_k(positions: &[Position]) -> Option<f64> {
     if pairs.is_empty() {
         return None;
     }
-    let loss_at = |k: f64| {
+    Some(texel::minimise_k(|k: f64| {
         pairs
             .iter()
             .map(|&(score, result)| (1.0 / (1.0 + (-k * score).exp()) - result).powi(2))
             .sum::<f64>()
-    };
-    let (mut lo, mut hi) = (1e-4, 0.05);
-    let ratio = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..60 {
-        let a = hi - ratio * (hi - lo);
-        let b = lo + ratio * (hi - lo);
-        if loss_at(a) < loss_at(b) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    Some((lo + hi) / 2.0)
+    }))
 }
 
 /// The hand-written evaluation's mean loss on the first of `positions`
