@@ -371,6 +371,12 @@ pub fn run(options: &Options) -> Result<u64, DatagenError> {
         (None, g) => ("games", g),
     };
     let mut progress = Progress::new("datagen", unit, total);
+    // With --append, what the file already holds counts towards the
+    // target but not towards the rate.
+    progress.resume_from(match options.positions {
+        Some(_) => written.load(Ordering::Relaxed),
+        None => games_done.load(Ordering::Relaxed),
+    });
     let report = |progress: &mut Progress| {
         let games = games_done.load(Ordering::Relaxed);
         let written = written.load(Ordering::Relaxed);

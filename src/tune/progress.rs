@@ -31,6 +31,8 @@ struct Plain {
     unit: &'static str,
     total: Option<u64>,
     done: u64,
+    /// Units done before this run (a resumed job): left out of the rate.
+    before: u64,
     message: String,
     start: Instant,
     last: Instant,
@@ -99,12 +101,29 @@ impl Progress {
                 unit,
                 total,
                 done: 0,
+                before: 0,
                 message: String::new(),
                 start,
                 last: start,
                 interval,
                 out,
             }),
+        }
+    }
+
+    /// Starts the count at `before` units done by an earlier run of a
+    /// resumed job (`kiln datagen --append`): they count towards the total
+    /// but not towards the rate and the time left.
+    pub fn resume_from(&mut self, before: u64) {
+        match &mut self.display {
+            Display::Bar(bar) => {
+                bar.set_position(before);
+                bar.reset_eta();
+            }
+            Display::Plain(plain) => {
+                plain.done = before;
+                plain.before = before;
+            }
         }
     }
 
@@ -157,7 +176,7 @@ impl Plain {
         let line = plain_line(
             self.label,
             self.unit,
-            self.done,
+            (self.before, self.done),
             self.total,
             &self.message,
             now.duration_since(self.start),
@@ -169,17 +188,23 @@ impl Plain {
 }
 
 /// One plain progress line, for instance `datagen: 1200/10000 positions
-/// (12.0 %), 45 games, 40.0 positions/s, 30 s elapsed, ETA 3 m 40 s`.
+/// (12.0 %), 45 games, 40.0 positions/s, 30 s elapsed, ETA 3 m 40 s`;
+/// `(before, done)`: the units an earlier run did, and all done so far.
 fn plain_line(
     label: &str,
     unit: &str,
-    done: u64,
+    (before, done): (u64, u64),
     total: Option<u64>,
     message: &str,
     elapsed: Duration,
 ) -> String {
     let secs = elapsed.as_secs_f64();
-    let rate = if secs > 0.0 { done as f64 / secs } else { 0.0 };
+    let this_run = done.saturating_sub(before);
+    let rate = if secs > 0.0 {
+        this_run as f64 / secs
+    } else {
+        0.0
+    };
     let mut line = match total {
         Some(total) => format!(
             "{label}: {done}/{total} {unit} ({:.1} %)",
@@ -280,13 +305,32 @@ mod tests {
     #[test]
     fn plain_lines_without_a_total_or_a_message() {
         assert_eq!(
-            plain_line("tune", "positions", 300, None, "", Duration::from_secs(150)),
+            plain_line(
+                "tune",
+                "positions",
+                (0, 300),
+                None,
+                "",
+                Duration::from_secs(150)
+            ),
             "tune: 300 positions, 2.0 positions/s, 2 m 30 s elapsed"
         );
         assert_eq!(
-            plain_line("label", "positions", 0, Some(7), "", Duration::ZERO),
+            plain_line("label", "positions", (0, 0), Some(7), "", Duration::ZERO),
             "label: 0/7 positions (0.0 %), 0.0 positions/s, 0 s elapsed"
         );
         assert_eq!(human_duration(7325.0), "2 h 02 m");
+        // A resumed job: 700 positions from before, 100 in 10 s now.
+        assert_eq!(
+            plain_line(
+                "datagen",
+                "positions",
+                (700, 800),
+                Some(1000),
+                "",
+                Duration::from_secs(10)
+            ),
+            "datagen: 800/1000 positions (80.0 %), 10.0 positions/s, 10 s elapsed, ETA 20 s"
+        );
     }
 }
