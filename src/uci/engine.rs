@@ -130,7 +130,7 @@ impl Engine {
             UciCommand::Perft(depth) => self.perft(depth),
             UciCommand::Bench(depth) => {
                 self.stop_search();
-                // The bench honours `UseNNUE`, so one session can compare
+                // The bench honours `UseNNUE`, so one UCI connection can compare
                 // the two evaluations' speed.
                 let evaluation = self.options.evaluation();
                 super::bench::run_with(depth, evaluation, &mut |line| send(line));
