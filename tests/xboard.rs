@@ -290,9 +290,8 @@ fn plays_a_game_with_level_time_and_usermove() {
     engine.quit();
 }
 
-#[test]
-fn engine_mates_and_announces_the_result() {
-    let mut engine = Engine::xboard();
+/// Sets up a back-rank mate in one for White and has the engine play it.
+fn engine_plays_the_back_rank_mate(engine: &mut Engine) {
     engine.send("new");
     engine.send("force");
     engine.send("setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
@@ -300,6 +299,12 @@ fn engine_mates_and_announces_the_result() {
     engine.send("go");
     let (_, reply) = engine.expect_move();
     assert_eq!(reply, "a1a8");
+}
+
+#[test]
+fn engine_mates_and_announces_the_result() {
+    let mut engine = Engine::xboard();
+    engine_plays_the_back_rank_mate(&mut engine);
     let (said, result) = engine.expect(|l| l.contains('{'), "the result");
     assert!(said.is_empty(), "{said:?}");
     assert_eq!(result, "1-0 {White mates}");
@@ -316,13 +321,7 @@ fn engine_mates_and_announces_the_result() {
 fn use_nnue_option_switches_the_evaluation() {
     let mut engine = Engine::xboard();
     engine.send("option UseNNUE=1");
-    engine.send("new");
-    engine.send("force");
-    engine.send("setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
-    engine.send("sd 4");
-    engine.send("go");
-    let (_, reply) = engine.expect_move();
-    assert_eq!(reply, "a1a8");
+    engine_plays_the_back_rank_mate(&mut engine);
     engine.send("option UseNNUE=yes");
     engine.expect(|l| l.starts_with("Error"), "the refusal");
     engine.quit();
