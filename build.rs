@@ -62,20 +62,14 @@ fn main() {
     write(&out, "nnue_net.rs", &network(&net, &bytes));
 }
 
-/// The network file `bytes` (read from `name`) as Rust source: header
-/// constants and the weights as aligned `static` arrays.
+/// The network file `bytes` (read from `name`, checked and split into its
+/// parts by `kiln_params::net::read`) as Rust source: header constants and
+/// the weights as aligned `static` arrays.
 fn network(name: &str, bytes: &[u8]) -> String {
-    use kiln_params::net::{INPUTS, layout, parse};
-    let (header, fingerprint) =
-        parse(bytes).unwrap_or_else(|e| panic!("network {name} is not usable: {e}"));
+    use kiln_params::net::{INPUTS, read};
+    let (header, weights, fingerprint) =
+        read(bytes).unwrap_or_else(|e| panic!("network {name} is not usable: {e}"));
     let n = header.hidden;
-    let at = layout(n);
-    let i16s = |from: usize, count: usize| -> Vec<i16> {
-        bytes[from..from + 2 * count]
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect()
-    };
     let join = |values: &[i16]| {
         let mut s = String::with_capacity(values.len() * 5);
         for v in values {
@@ -83,14 +77,8 @@ fn network(name: &str, bytes: &[u8]) -> String {
         }
         s
     };
-    let features = i16s(at.feature_weights, INPUTS * n);
-    let biases = i16s(at.feature_biases, n);
-    let outputs = i16s(at.output_weights, 2 * n);
-    let out_bias = i32::from_le_bytes(
-        bytes[at.output_bias..at.output_bias + 4]
-            .try_into()
-            .expect("four bytes"),
-    );
+    let outputs = &weights.output_weights;
+    let out_bias = weights.output_bias;
     // The AVX2 output layer multiplies a clamped activation (at most QA)
     // by an output weight in 16 bits; it may only do so when no product
     // can leave the i16 range. Known here, once, for the whole network.
@@ -130,7 +118,7 @@ fn network(name: &str, bytes: &[u8]) -> String {
         "/// `FEATURE_WEIGHTS.0[f]`: the {n} weights of feature `f`.\n\
          pub static FEATURE_WEIGHTS: Aligned<[[i16; HIDDEN]; {INPUTS}]> = Aligned(["
     );
-    for column in features.chunks_exact(n) {
+    for column in weights.feature_weights.chunks_exact(n) {
         let _ = writeln!(s, "[{}],", join(column));
     }
     let _ = writeln!(
@@ -140,8 +128,8 @@ fn network(name: &str, bytes: &[u8]) -> String {
          pub static FEATURE_BIASES: Aligned<[i16; HIDDEN]> = Aligned([{}]);\n\
          /// Output weights: the side to move's {n}, then the other side's.\n\
          pub static OUTPUT_WEIGHTS: Aligned<[i16; 2 * HIDDEN]> = Aligned([{}]);",
-        join(&biases),
-        join(&outputs),
+        join(&weights.feature_biases),
+        join(outputs),
     );
     s
 }
