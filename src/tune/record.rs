@@ -232,23 +232,9 @@ pub fn decode(record: &[u8; RECORD_BYTES]) -> Result<Record, BadRecord> {
     }
     // The position as FEN, so that the board's own parser checks it.
     let mut squares = [None::<Piece>; 64];
-    let mut bits = occupied;
-    let mut slot = 0;
-    while bits != 0 {
-        let square = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        let nibble = (record[8 + slot / 2] >> (4 * (slot % 2))) & 0xF;
-        let (color, kind) = (nibble >> 3, usize::from(nibble & 7));
-        let kind = *PieceKind::ALL
-            .get(kind)
-            .ok_or_else(|| BadRecord(format!("piece code {nibble}")))?;
-        let color = if color == 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
-        squares[square] = Some(Piece::new(color, kind));
-        slot += 1;
+    for (square, code) in piece_codes(record) {
+        let piece = piece_of(code).ok_or_else(|| BadRecord(format!("piece code {code}")))?;
+        squares[square.index()] = Some(piece);
     }
     let mut fen = String::with_capacity(90);
     for rank in (0..8).rev() {
@@ -309,28 +295,34 @@ pub fn decode(record: &[u8; RECORD_BYTES]) -> Result<Record, BadRecord> {
 /// [`Board`] (the trainer's inputs). A nibble that names no piece, which
 /// [`decode`] rejects, is left out; a marker (zero occupancy) has none.
 pub fn pieces(record: &[u8; RECORD_BYTES]) -> impl Iterator<Item = (Piece, Square)> + '_ {
+    piece_codes(record).filter_map(|(square, code)| piece_of(code).map(|piece| (piece, square)))
+}
+
+/// The occupied squares of a record in ascending order, each with its
+/// piece's nibble (at most 32: the nibbles run out there).
+fn piece_codes(record: &[u8; RECORD_BYTES]) -> impl Iterator<Item = (Square, u8)> + '_ {
     let mut occupied = [0u8; 8];
     occupied.copy_from_slice(&record[..8]);
     let mut bits = u64::from_le_bytes(occupied);
-    let mut slot = 0;
-    std::iter::from_fn(move || {
-        while bits != 0 && slot < 32 {
-            let square = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            let nibble = (record[8 + slot / 2] >> (4 * (slot % 2))) & 0xF;
-            slot += 1;
-            let color = if nibble >> 3 == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
-            let kind = PieceKind::ALL.get(usize::from(nibble & 7));
-            if let (Some(&kind), Some(square)) = (kind, Square::from_index(square)) {
-                return Some((Piece::new(color, kind), square));
-            }
+    (0..32).map_while(move |slot| {
+        if bits == 0 {
+            return None;
         }
-        None
+        let square = Square::from_index_masked(bits.trailing_zeros());
+        bits &= bits - 1;
+        Some((square, (record[8 + slot / 2] >> (4 * (slot % 2))) & 0xF))
     })
+}
+
+/// The piece a nibble names (colour·8 + kind), if any.
+fn piece_of(code: u8) -> Option<Piece> {
+    let color = if code >> 3 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let kind = *PieceKind::ALL.get(usize::from(code & 7))?;
+    Some(Piece::new(color, kind))
 }
 
 /// The side to move of a position record.
