@@ -8,8 +8,8 @@
 //! Adam descends over all `(mg, eg)` weights (material, piece-square tables
 //! and terms; the phase weights, mobility centres and king-attack units stay
 //! as they are) in shuffled mini-batches, with a small L2 pull towards the
-//! starting weights (`--reg`) so that weights few games use cannot simply
-//! memorise those games. The last `--holdout` of the positions (whole games)
+//! starting weights or the neutral ones (`--reg`, `--reg-towards`) so that
+//! weights few games use cannot simply memorise those games. The last `--holdout` of the positions (whole games)
 //! are kept out of the fit and their loss is printed beside the training
 //! loss. Positions that the endgame table evaluates itself are skipped; its
 //! scale factors multiply the endgame half as in the engine. The result is
@@ -55,7 +55,11 @@ the format of src/eval/params.txt.
   --batch <n>              positions per Adam step (default 16384)
   --lr <x>                 step size in centipawns, falling to a tenth (default 0.5)
   --lambda <x>             weight of the game result against the score, 0-1 (default 1)
-  --reg <x>                L2 pull towards the starting weights (default 1e-7)
+  --reg <x>                L2 pull towards the anchor weights (default 1e-7)
+  --reg-towards <anchor>   start: the weights the fit starts from (default);
+                           neutral: material 100/300/300/500/900 and every
+                           other weight 0, a ridge that keeps correlated
+                           terms from growing large opposite weights
   --holdout <x>            share of positions held out of the fit, 0-0.5 (default 0.05)
   --limit <n>              use at most n positions
   --seed <n>               seed of the shuffles (default 1)
@@ -87,9 +91,11 @@ pub struct Options {
     /// Weight of the game result in the target (1 = result only, 0 = the
     /// search score only).
     pub lambda: f64,
-    /// L2 pull of every weight towards its starting value (per cp²): keeps
-    /// weights that few games use from fitting those games' results.
+    /// L2 pull of every weight towards its anchor (per cp²): keeps weights
+    /// that few games use from fitting those games' results.
     pub reg: f64,
+    /// What `reg` pulls towards.
+    pub reg_towards: RegAnchor,
     /// Fraction of the positions (the last ones loaded: whole games, unseen
     /// by the fit) held out to measure the loss on.
     pub holdout: f64,
@@ -116,6 +122,7 @@ impl Options {
             lr: 0.5,
             lambda: 1.0,
             reg: 1e-7,
+            reg_towards: RegAnchor::Start,
             holdout: 0.05,
             limit: None,
             seed: 1,
@@ -142,6 +149,20 @@ impl Options {
                 "--lr" => o.lr = args.fraction(flag, 1e-6, 1000.0)?,
                 "--lambda" => o.lambda = args.fraction(flag, 0.0, 1.0)?,
                 "--reg" => o.reg = args.fraction(flag, 0.0, 1.0)?,
+                "--reg-towards" => {
+                    let text = args.value(flag)?;
+                    o.reg_towards = match text.as_str() {
+                        "start" => RegAnchor::Start,
+                        "neutral" => RegAnchor::Neutral,
+                        _ => {
+                            return Err(ArgError::BadValue {
+                                what: flag.to_string(),
+                                text,
+                                reason: "expected start or neutral".to_string(),
+                            });
+                        }
+                    };
+                }
                 "--holdout" => o.holdout = args.fraction(flag, 0.0, 0.5)?,
                 "--limit" => o.limit = Some(args.number(flag, 1, u64::MAX)? as usize),
                 "--seed" => o.seed = args.number(flag, 0, u64::MAX)?,
@@ -161,6 +182,15 @@ impl Options {
         }
         Ok(Parsed::Run(o))
     }
+}
+
+/// The weights `--reg` pulls towards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegAnchor {
+    /// The weights the fit starts from (the binary's built weights).
+    Start,
+    /// The neutral start ([`neutral::neutral`]): material only.
+    Neutral,
 }
 
 /// One training position.
@@ -330,11 +360,13 @@ fn tunable(samples: &[Sample]) -> Vec<bool> {
 /// weights.
 pub type Progress<'a> = dyn FnMut(u32, f64, &[[f64; 2]]) + 'a;
 
-/// Adam over mini-batches; returns the tuned weights and the loss after
+/// Adam over mini-batches from `start`, with `options.reg` pulling each
+/// weight towards `anchor`; returns the tuned weights and the loss after
 /// each epoch (the first entry is the starting loss).
 pub fn adam(
     samples: &mut [Sample],
     start: &[[f64; 2]],
+    anchor: &[[f64; 2]],
     k: f64,
     options: &Options,
     progress: &mut Progress,
@@ -381,7 +413,7 @@ pub fn adam(
             let correct2 = 1.0 - beta2.powi(step);
             for i in (0..WEIGHTS).filter(|&i| tunable[i]) {
                 for h in 0..2 {
-                    let g = gradient[i][h] / n + 2.0 * options.reg * (w[i][h] - start[i][h]);
+                    let g = gradient[i][h] / n + 2.0 * options.reg * (w[i][h] - anchor[i][h]);
                     m[i][h] = beta1 * m[i][h] + (1.0 - beta1) * g;
                     v[i][h] = beta2 * v[i][h] + (1.0 - beta2) * g * g;
                     let update = lr * (m[i][h] / correct1) / ((v[i][h] / correct2).sqrt() + eps);
@@ -473,10 +505,17 @@ pub fn run(options: &Options) -> Result<(), TuneError> {
         eprintln!("tune: wrote the neutral start to {}", options.out);
         return Ok(());
     }
-    let start_weights: Vec<[f64; 2]> = trace::weights_of(&params)
-        .iter()
-        .map(|&(m, e)| [f64::from(m), f64::from(e)])
-        .collect();
+    let as_real = |p: &params_file::Params| -> Vec<[f64; 2]> {
+        trace::weights_of(p)
+            .iter()
+            .map(|&(m, e)| [f64::from(m), f64::from(e)])
+            .collect()
+    };
+    let start_weights = as_real(&params);
+    let anchor = match options.reg_towards {
+        RegAnchor::Start => start_weights.clone(),
+        RegAnchor::Neutral => as_real(&neutral::neutral(&params)),
+    };
     // With --lambda below 1 the search score joins the target, turned into
     // an expected result on a fixed logistic scale of 170 cp per unit.
     let (mut samples, _) = load(options, 1.0 / 170.0)?;
@@ -507,6 +546,7 @@ pub fn run(options: &Options) -> Result<(), TuneError> {
     let (tuned, curve) = adam(
         &mut samples,
         &start_weights,
+        &anchor,
         k,
         options,
         &mut |epoch, l, w| {
@@ -567,6 +607,13 @@ mod tests {
         assert_eq!((o.epochs, o.seed), (3, 9));
         let o = parse("--data=d --data e --out x --seed=0xff --lr=0.25").unwrap();
         assert_eq!((o.data.len(), o.seed, o.lr), (2, 255, 0.25));
+        assert_eq!(o.reg_towards, RegAnchor::Start);
+        let o = parse("--data d --out x --reg-towards neutral").unwrap();
+        assert_eq!(o.reg_towards, RegAnchor::Neutral);
+        assert!(matches!(
+            parse("--data d --out x --reg-towards zero"),
+            Err(ArgError::BadValue { .. })
+        ));
         assert_eq!(Options::parse(args("--help")), Ok(Parsed::Help));
     }
 
@@ -634,8 +681,8 @@ mod tests {
         let k = 0.01;
         let options = parse("--data d --out x --epochs 50 --batch 2 --lr 2").unwrap();
         let (mut a, mut b) = (samples.clone(), samples.clone());
-        let (tuned, curve) = adam(&mut a, &w, k, &options, &mut |_, _, _| {});
-        let (again, _) = adam(&mut b, &w, k, &options, &mut |_, _, _| {});
+        let (tuned, curve) = adam(&mut a, &w, &w, k, &options, &mut |_, _, _| {});
+        let (again, _) = adam(&mut b, &w, &w, k, &options, &mut |_, _, _| {});
         assert_eq!(tuned, again, "same seed, same result");
         assert!(
             curve.last().unwrap() < &(curve[0] * 0.8),
