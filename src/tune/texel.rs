@@ -9,12 +9,12 @@
 //! and terms; the phase weights, mobility centres and king-attack units stay
 //! as they are) in shuffled mini-batches, with a small L2 pull towards the
 //! starting weights or the neutral ones (`--reg`, `--reg-towards`) so that
-//! weights few games use cannot simply memorise those games. The last `--holdout` of the positions (whole games)
-//! are kept out of the fit and their loss is printed beside the training
-//! loss. Positions that the endgame table evaluates itself are skipped; its
-//! scale factors multiply the endgame half as in the engine. The result is
-//! written in the format of `src/eval/params.txt`, keeping its comments and
-//! layout.
+//! weights few games use cannot simply memorise those games. The last
+//! `--holdout` of the positions (whole games) are kept out of the fit and
+//! their loss is printed beside the training loss. Positions that the
+//! endgame table evaluates itself are skipped; its scale factors multiply
+//! the endgame half as in the engine. The result is written in the format
+//! of `src/eval/params.txt`, keeping its comments and layout.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -505,16 +505,10 @@ pub fn run(options: &Options) -> Result<(), TuneError> {
         eprintln!("tune: wrote the neutral start to {}", options.out);
         return Ok(());
     }
-    let as_real = |p: &params_file::Params| -> Vec<[f64; 2]> {
-        trace::weights_of(p)
-            .iter()
-            .map(|&(m, e)| [f64::from(m), f64::from(e)])
-            .collect()
-    };
-    let start_weights = as_real(&params);
+    let start_weights = trace::as_real(&trace::weights_of(&params));
     let anchor = match options.reg_towards {
         RegAnchor::Start => start_weights.clone(),
-        RegAnchor::Neutral => as_real(&neutral::neutral(&params)),
+        RegAnchor::Neutral => trace::as_real(&trace::weights_of(&neutral::neutral(&params))),
     };
     // With --lambda below 1 the search score joins the target, turned into
     // an expected result on a fixed logistic scale of 170 cp per unit.
@@ -560,10 +554,7 @@ pub fn run(options: &Options) -> Result<(), TuneError> {
         .iter()
         .map(|&[m, e]| (m.round() as i32, e.round() as i32))
         .collect();
-    let rounded_f: Vec<[f64; 2]> = rounded
-        .iter()
-        .map(|&(m, e)| [f64::from(m), f64::from(e)])
-        .collect();
+    let rounded_f = trace::as_real(&rounded);
     let after = curve.last().copied().unwrap_or(before);
     let after_rounded = loss(&samples, &rounded_f, k);
     let held_after = holdout_loss(&rounded_f, k);

@@ -112,6 +112,15 @@ pub fn weights_of(params: &params_file::Params) -> Vec<(i32, i32)> {
     w
 }
 
+/// Integer weights `(mg, eg)` as the real-valued `[mg, eg]` pairs the
+/// tuner and the trainer compute with.
+pub fn as_real(weights: &[(i32, i32)]) -> Vec<[f64; 2]> {
+    weights
+        .iter()
+        .map(|&(mg, eg)| [f64::from(mg), f64::from(eg)])
+        .collect()
+}
+
 /// Stores a weight vector back into `params` (the inverse of
 /// [`weights_of`]).
 pub fn set_weights(params: &mut params_file::Params, w: &[(i32, i32)]) {

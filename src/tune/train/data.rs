@@ -147,10 +147,7 @@ pub fn load(paths: &[String]) -> Result<Loaded, DataError> {
 
 /// The hand-written evaluation's weights, as `kiln tune` reads them.
 fn built_weights() -> Result<Vec<[f64; 2]>, BuiltParamsError> {
-    Ok(trace::weights_of(&trace::built_params()?)
-        .iter()
-        .map(|&(mg, eg)| [f64::from(mg), f64::from(eg)])
-        .collect())
+    Ok(trace::as_real(&trace::weights_of(&trace::built_params()?)))
 }
 
 /// The `K` at which Kiln's own search scores in the data best predict
