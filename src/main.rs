@@ -416,8 +416,12 @@ fn label_command(args: Vec<OsString>) -> ExitCode {
     };
     match run(&options) {
         Ok(summary) => {
+            let resumed = match summary.resumed {
+                0 => String::new(),
+                n => format!(" after the {n} it held"),
+            };
             eprintln!(
-                "kiln label: wrote {} positions to {} ({} skipped: malformed, or no score)",
+                "kiln label: wrote {} positions to {}{resumed} ({} skipped: malformed, or no score)",
                 summary.labelled, options.out, summary.skipped
             );
             ExitCode::SUCCESS

@@ -919,6 +919,23 @@ fn label_rescores_positions_with_a_uci_engine() {
         "{scores:?}"
     );
     assert!(String::from_utf8_lossy(&output.stderr).contains("2 skipped"));
+
+    // Cut short after its first line, `--append` writes the rest again,
+    // the same as the whole run.
+    let first = written.lines().next().expect("a line");
+    std::fs::write(&out, format!("{first}\n")).expect("cut output");
+    let output = Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .args(["label", "--depth", "3", "--append", "--engine"])
+        .arg(env!("CARGO_BIN_EXE_kiln"))
+        .arg("--data")
+        .arg(&data)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("run kiln label --append");
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(std::fs::read_to_string(&out).expect("output"), written);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("after the 1 it held"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

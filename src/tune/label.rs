@@ -9,15 +9,22 @@
 //! score (centipawns, White's view; mates as ±[`MATE_LABEL`]). The game
 //! result is kept, so `kiln tune --lambda` can blend the two.
 //!
-//! Work is split into contiguous chunks, one engine process per thread, and
-//! written in the input's order, so the output does not depend on the
-//! thread count (beyond the engine's own determinism at a fixed depth).
+//! One engine process per thread takes small batches of positions in turn;
+//! finished batches are written as soon as every batch before them is, in
+//! the input's order. Each batch starts from a cleared hash (`ucinewgame`),
+//! so the output does not depend on the thread count or on timing (beyond
+//! the engine's own determinism at a fixed depth), and a run that is
+//! stopped keeps what it wrote. Every input position gives exactly one
+//! output line (a `#` comment where the engine gave no score), so
+//! `--append` knows from the output's line count where to go on.
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fmt;
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 
 use super::file_error::{FileAction, FileError};
 use super::options::{ArgError, Parsed, for_each_option};
@@ -43,6 +50,8 @@ is kept.
   --depth <n>              search depth per position (default 6)
   --threads <n>            engine processes run at once (default 1)
   --hash <MiB>             hash per engine process (default 16)
+  --append                 continue an output cut short: skip as many
+                           positions as it has lines, add the rest
   -h, --help               this help
 
 Whole numbers are decimal or 0x hex; options also take --option=value.";
@@ -52,7 +61,7 @@ Whole numbers are decimal or 0x hex; options also take --option=value.";
 pub struct Options {
     /// Input: `datagen` lines (`<fen> | <result> | <score>`).
     pub data: String,
-    /// Output file (created or truncated).
+    /// Output file (created or truncated, or continued with `append`).
     pub out: String,
     /// The UCI engine's executable.
     pub engine: String,
@@ -62,6 +71,8 @@ pub struct Options {
     pub threads: usize,
     /// Hash per engine process in MiB.
     pub hash_mib: u64,
+    /// Continue an existing output instead of starting it again.
+    pub append: bool,
 }
 
 impl Options {
@@ -79,6 +90,7 @@ impl Options {
             depth: 6,
             threads: 1,
             hash_mib: hash_mib().default,
+            append: false,
         };
         let parsed = for_each_option(args, |flag, args| {
             match flag {
@@ -87,6 +99,7 @@ impl Options {
                 "--engine" => engine = Some(args.value(flag)?),
                 "--depth" => options.depth = args.number(flag, 1, 64)?,
                 "--threads" => options.threads = args.number(flag, 1, 256)? as usize,
+                "--append" => options.append = true,
                 "--hash" => {
                     let range = hash_mib();
                     options.hash_mib = args.number(flag, range.min, range.max)?;
@@ -106,14 +119,16 @@ impl Options {
 }
 
 /// How many lines were labelled and how many could not be (malformed
-/// lines or FENs, or positions the engine returned no score for); the
-/// latter are left out of the output.
+/// lines or FENs, left out; positions the engine returned no score for,
+/// written as `#` comments).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
-    /// Lines written with the engine's score.
+    /// Lines written with the engine's score by this run.
     pub labelled: u64,
-    /// Lines skipped.
+    /// Lines skipped by this run.
     pub skipped: u64,
+    /// Positions an earlier run had already written (`--append`).
+    pub resumed: u64,
 }
 
 /// Why `kiln label` stopped.
@@ -171,6 +186,15 @@ struct Input {
     result: &'static str,
 }
 
+/// Positions a labelling thread takes at a time: small, so that little is
+/// lost when a run is stopped and the threads finish close together.
+const BATCH: usize = 256;
+
+/// A finished batch as a labelling thread sends it: the batch's index and
+/// its lines (`None` for a position the engine gave no score for), or the
+/// error that stopped the thread.
+type LabelledBatch = (usize, Result<Vec<Option<String>>, LabelError>);
+
 /// Runs `kiln label`; progress goes to stderr.
 pub fn run(options: &Options) -> Result<Summary, LabelError> {
     // Binary records and text lines alike, through the one reader of
@@ -185,72 +209,172 @@ pub fn run(options: &Options) -> Result<Summary, LabelError> {
         true
     })
     .map_err(LabelError::Data)?;
-    let mut out = BufWriter::new(
-        File::create(&options.out).map_err(FileError::on(FileAction::Create, &options.out))?,
-    );
-    let done = AtomicU64::new(0);
-    let chunk = inputs.len().div_ceil(options.threads).max(1);
-    let total = inputs.len() as u64;
-    let mut progress = Progress::new("label", "positions", Some(total));
-    let results: Vec<Result<Vec<Option<String>>, LabelError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = inputs
-            .chunks(chunk)
-            .map(|part| scope.spawn(|| label_chunk(options, part, &done)))
-            .collect();
-        while handles.iter().any(|h| !h.is_finished()) {
-            std::thread::sleep(std::time::Duration::from_millis(200));
-            progress.update(done.load(Ordering::Relaxed), "");
-        }
-        progress.update(done.load(Ordering::Relaxed), "");
-        progress.finish();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or(Err(LabelError::WorkerPanicked)))
-            .collect()
-    });
+    let resumed = if options.append {
+        lines_in(&options.out)?.min(inputs.len() as u64)
+    } else {
+        0
+    };
+    let file = OpenOptions::new()
+        .create(true)
+        .write(true)
+        .append(options.append)
+        .truncate(!options.append)
+        .open(&options.out)
+        .map_err(FileError::on(FileAction::Create, &options.out))?;
+    let mut out = BufWriter::new(file);
+    let todo = &inputs[resumed as usize..];
     let mut summary = Summary {
         labelled: 0,
         skipped: unreadable,
+        resumed,
     };
-    for part in results {
-        for line in part? {
-            match line {
-                Some(line) => {
-                    writeln!(out, "{line}")
-                        .map_err(FileError::on(FileAction::Write, &options.out))?;
-                    summary.labelled += 1;
-                }
-                None => summary.skipped += 1,
-            }
+    let mut progress = Progress::new("label", "positions", Some(inputs.len() as u64));
+    progress.resume_from(resumed);
+    let next_batch = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::channel::<LabelledBatch>();
+    let written = std::thread::scope(|scope| {
+        let threads = options.threads.min(todo.len().div_ceil(BATCH)).max(1);
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                let sender = sender.clone();
+                let next_batch = &next_batch;
+                scope.spawn(move || label_batches(options, todo, next_batch, &sender))
+            })
+            .collect();
+        // Only the workers hold senders now: the receiving ends when the
+        // last of them is done (or when writing fails, which drops the
+        // receiver and so stops the workers at their next batch).
+        drop(sender);
+        let written = write_in_order(options, todo, receiver, &mut out, &mut summary, |done| {
+            progress.update(resumed + done, "");
+        });
+        // Joined by hand, a panicked worker is an error rather than a panic
+        // of the whole scope.
+        let panicked = workers.into_iter().any(|worker| worker.join().is_err());
+        match written {
+            Ok(()) if panicked => Err(LabelError::WorkerPanicked),
+            other => other,
         }
-    }
-    out.flush()
-        .map_err(FileError::on(FileAction::Write, &options.out))?;
+    });
+    progress.finish();
+    written?;
     Ok(summary)
 }
 
-/// Labels `inputs` with one engine; `None` for a position it gave no
-/// score for.
-fn label_chunk(
+/// Writes the batches `receiver` brings, each once all before it are
+/// written, and reports the positions written so far to `done`.
+fn write_in_order(
+    options: &Options,
+    todo: &[Input],
+    receiver: mpsc::Receiver<LabelledBatch>,
+    out: &mut impl Write,
+    summary: &mut Summary,
+    mut done: impl FnMut(u64),
+) -> Result<(), LabelError> {
+    let mut pending = BTreeMap::new();
+    let mut next_to_write = 0;
+    for (index, batch) in receiver {
+        pending.insert(index, batch);
+        while let Some(batch) = pending.remove(&next_to_write) {
+            for (offset, line) in batch?.into_iter().enumerate() {
+                let text = match line {
+                    Some(line) => {
+                        summary.labelled += 1;
+                        line
+                    }
+                    None => {
+                        summary.skipped += 1;
+                        let input = &todo[next_to_write * BATCH + offset];
+                        format!("# no score: {}", input.fen)
+                    }
+                };
+                writeln!(out, "{text}").map_err(FileError::on(FileAction::Write, &options.out))?;
+            }
+            out.flush()
+                .map_err(FileError::on(FileAction::Write, &options.out))?;
+            next_to_write += 1;
+            done((next_to_write * BATCH).min(todo.len()) as u64);
+        }
+    }
+    // A worker that panicked sent nothing for its batch.
+    if next_to_write < todo.len().div_ceil(BATCH) {
+        return Err(LabelError::WorkerPanicked);
+    }
+    Ok(())
+}
+
+/// The number of lines in `path`, 0 if it does not exist.
+fn lines_in(path: &str) -> Result<u64, LabelError> {
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(error) => return Err(FileError::on(FileAction::Open, path)(error).into()),
+    };
+    let mut count = 0;
+    for line in BufReader::new(file).lines() {
+        line.map_err(FileError::on(FileAction::Read, path))?;
+        count += 1;
+    }
+    Ok(count)
+}
+
+/// Labels batches of `inputs` with one engine, taking the next unclaimed
+/// batch each time, and sends each batch's lines (`None` for a position it
+/// gave no score for) with the batch's index; an error ends the thread
+/// after it is sent.
+fn label_batches(
     options: &Options,
     inputs: &[Input],
-    done: &AtomicU64,
-) -> Result<Vec<Option<String>>, LabelError> {
-    let mut engine = UciClient::start(&options.engine, options.hash_mib)?;
-    let mut labelled = Vec::with_capacity(inputs.len());
-    for input in inputs {
-        let reply = engine.search(
-            &format!("position fen {}", input.fen),
-            &format!("go depth {}", options.depth),
-        )?;
-        let label = reply.score.map(|score| {
-            let white = if input.white_to_move { score } else { -score };
-            format!("{} | {} | {white}", input.fen, input.result)
-        });
-        labelled.push(label);
-        done.fetch_add(1, Ordering::Relaxed);
+    next_batch: &AtomicUsize,
+    sender: &mpsc::Sender<LabelledBatch>,
+) {
+    let mut engine = match UciClient::start(&options.engine, options.hash_mib) {
+        Ok(engine) => engine,
+        Err(error) => {
+            let index = next_batch.fetch_add(1, Ordering::Relaxed);
+            let _ = sender.send((index, Err(error.into())));
+            return;
+        }
+    };
+    loop {
+        let index = next_batch.fetch_add(1, Ordering::Relaxed);
+        let start = index.saturating_mul(BATCH);
+        if start >= inputs.len() {
+            return;
+        }
+        let batch = &inputs[start..(start + BATCH).min(inputs.len())];
+        // Each batch starts from a cleared hash, so its scores do not depend
+        // on which engine process, or which batches before it, searched
+        // before: the output is the same for any thread count.
+        if let Err(error) = engine.new_game() {
+            let _ = sender.send((index, Err(error.into())));
+            return;
+        }
+        let labelled = batch
+            .iter()
+            .map(|input| label_one(options, &mut engine, input))
+            .collect::<Result<Vec<_>, _>>();
+        let failed = labelled.is_err();
+        if sender.send((index, labelled)).is_err() || failed {
+            return;
+        }
     }
-    Ok(labelled)
+}
+
+/// One position's output line, or `None` when the engine gave no score.
+fn label_one(
+    options: &Options,
+    engine: &mut UciClient,
+    input: &Input,
+) -> Result<Option<String>, LabelError> {
+    let reply = engine.search(
+        &format!("position fen {}", input.fen),
+        &format!("go depth {}", options.depth),
+    )?;
+    Ok(reply.score.map(|score| {
+        let white = if input.white_to_move { score } else { -score };
+        format!("{} | {} | {white}", input.fen, input.result)
+    }))
 }
 
 #[cfg(test)]
@@ -269,6 +393,12 @@ mod tests {
         assert_eq!((o.depth, o.threads, o.hash_mib), (8, 2, 16));
         let o = parse("--data=a --out=b --engine=sf --depth=0xa --hash 0x40").expect("valid");
         assert_eq!((o.data.as_str(), o.depth, o.hash_mib), ("a", 10, 64));
+        assert!(!o.append);
+        assert!(
+            parse("--data a --out b --engine sf --append")
+                .expect("valid")
+                .append
+        );
         assert_eq!(Options::parse(args("-h --data a")), Ok(Parsed::Help));
         assert_eq!(
             parse("--out b --engine sf"),

@@ -434,7 +434,7 @@ pub struct DataPosition {
 /// Reads every position of a data file, binary or text (told apart by the
 /// magic), handing each to `each` until it returns `false`; returns the
 /// number of records or lines that could not be read as a position
-/// (game markers are not counted).
+/// (game markers, blank lines and `#` comments are not counted).
 ///
 /// # Errors
 /// A [`DataError`] when the file cannot be read or is binary data of
@@ -476,7 +476,9 @@ pub fn read_positions(
         let file = File::open(path).map_err(FileError::on(FileAction::Open, path))?;
         for line in BufReader::new(file).lines() {
             let line = line.map_err(FileError::on(FileAction::Read, path))?;
-            if line.trim().is_empty() {
+            // Blank lines and `#` comments (`kiln label` writes one for a
+            // position its engine gave no score) carry no position.
+            if line.trim().is_empty() || line.starts_with('#') {
                 continue;
             }
             let Some((board, result, white_score)) = parse_text_line(&line) else {
