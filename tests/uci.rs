@@ -892,16 +892,27 @@ fn label_rescores_positions_with_a_uci_engine() {
         "4k3/8/8/8/8/8/8/3QK4 w - - 0 1 | 1.0 | 0",
     ];
     std::fs::write(&data, lines.join("\n")).expect("write data");
-    let output = Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .args(["label", "--depth", "3", "--threads", "2", "--engine"])
-        .arg(env!("CARGO_BIN_EXE_kiln"))
-        .arg("--data")
-        .arg(&data)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("run kiln label");
-    assert!(output.status.success(), "{output:?}");
+    // Kiln labels with Kiln at depth 3; `extra` are the other arguments.
+    let label = |extra: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_kiln"))
+            .args([
+                "label",
+                "--depth",
+                "3",
+                "--engine",
+                env!("CARGO_BIN_EXE_kiln"),
+            ])
+            .args(extra)
+            .arg("--data")
+            .arg(&data)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .expect("run kiln label");
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let stderr = label(&["--threads", "2"]);
     let written = std::fs::read_to_string(&out).expect("output");
     let scores: Vec<i32> = written
         .lines()
@@ -918,24 +929,15 @@ fn label_rescores_positions_with_a_uci_engine() {
         scores[0] > 500 && scores[1] < -500 && scores[2] > 500,
         "{scores:?}"
     );
-    assert!(String::from_utf8_lossy(&output.stderr).contains("2 skipped"));
+    assert!(stderr.contains("2 skipped"), "{stderr}");
 
-    // Cut short after its first line, `--append` writes the rest again,
-    // the same as the whole run.
+    // Cut short after its first line, `--append` (on one thread) writes
+    // the rest, the same as the whole run.
     let first = written.lines().next().expect("a line");
     std::fs::write(&out, format!("{first}\n")).expect("cut output");
-    let output = Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .args(["label", "--depth", "3", "--append", "--engine"])
-        .arg(env!("CARGO_BIN_EXE_kiln"))
-        .arg("--data")
-        .arg(&data)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("run kiln label --append");
-    assert!(output.status.success(), "{output:?}");
+    let stderr = label(&["--append"]);
     assert_eq!(std::fs::read_to_string(&out).expect("output"), written);
-    assert!(String::from_utf8_lossy(&output.stderr).contains("after the 1 it held"));
+    assert!(stderr.contains("after the 1 it held"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
