@@ -39,12 +39,13 @@ pub struct WdlModel {
     pub b: [f64; 4],
 }
 
-/// The model fitted to Kiln's own games: 256,711 positions of 3,000
+/// The model fitted to Kiln's own games: 253,367 positions of 3,000
 /// self-play games at 10,000 nodes a move (`kiln datagen --games 3000
-/// --nodes 10000 --seed 1`), `kiln wdl --iterations 30000`; docs/wdl.md.
+/// --nodes 10000 --seed 1`) of the engine with the own-data weights,
+/// `kiln wdl --iterations 30000`; docs/wdl.md.
 pub const FITTED: WdlModel = WdlModel {
-    a: [-616.941, 1753.522, -1632.261, 599.472],
-    b: [-27.320, 101.703, -91.649, 96.932],
+    a: [-296.791, 850.840, -834.697, 358.932],
+    b: [-83.487, 171.187, -82.326, 64.353],
 };
 
 /// Win, draw and loss odds in per mille (they add up to 1000).
