@@ -77,41 +77,48 @@ struct Anchor {
 /// the last anchor's, until [`ELO_MAX`], which has no handicap. Near the
 /// top the clock rather than the budget bounds the search, so the lines
 /// to choose from (each costs search time) become fewer.
+///
+/// The anchors belong to the evaluation they were measured with: margins
+/// and noise are in its centipawns, and how much a node budget buys
+/// depends on it. For the own-data weights, whose scores run at about 0.8
+/// times the scale of the weights first calibrated, margins and noise were
+/// scaled by 0.8 and the 2000 and 2500 anchors measured again
+/// (docs/strength-limit.md).
 const ANCHORS: [Anchor; 5] = [
     Anchor {
         elo: ELO_MIN,
         nodes: 150,
         lines: 4,
-        margin: 250,
-        noise: 300,
+        margin: 200,
+        noise: 240,
     },
     Anchor {
         elo: 1500,
         nodes: 1_000,
         lines: 4,
-        margin: 175,
-        noise: 175,
+        margin: 140,
+        noise: 140,
     },
     Anchor {
         elo: 2000,
-        nodes: 11_000,
+        nodes: 25_000,
         lines: 4,
-        margin: 90,
-        noise: 90,
+        margin: 72,
+        noise: 72,
     },
     Anchor {
         elo: 2500,
         nodes: 1_000_000,
-        lines: 3,
-        margin: 25,
-        noise: 25,
+        lines: 2,
+        margin: 15,
+        noise: 15,
     },
     Anchor {
         elo: 2900,
         nodes: 4_000_000,
         lines: 2,
-        margin: 5,
-        noise: 5,
+        margin: 4,
+        noise: 4,
     },
 ];
 
