@@ -82,7 +82,8 @@ struct Anchor {
 /// and noise are in its centipawns, and how much a node budget buys
 /// depends on it. For the own-data weights, whose scores run at about 0.8
 /// times the scale of the weights first calibrated, margins and noise were
-/// scaled by 0.8 and the 2000 and 2500 anchors measured again
+/// scaled by 0.8, the 2000 and 2500 anchors' budgets and lines set again,
+/// and the 1500, 2000 and 2500 anchors measured again
 /// (docs/strength-limit.md).
 const ANCHORS: [Anchor; 5] = [
     Anchor {
