@@ -15,12 +15,12 @@
 //! stalemate, 17 the singular verification's early return, 18 correction
 //! history, 19 transposition table store.
 
-use super::Searcher;
 use super::history::piece_to;
 use super::movepick::{MoveKind, MovePicker, Picked};
 use super::params::*;
 use super::see::see_ge;
 use super::tt::{Bound, refine_with_tt};
+use super::{Searcher, root_move_slot};
 use crate::board::{Board, Move, PieceKind};
 use crate::eval::score::{DRAW, INFINITE, MATE, MAX_PLY, Score, TB_BOUND, is_decisive};
 use crate::movegen::MoveList;
@@ -356,6 +356,7 @@ impl Searcher {
                 history
             };
             self.frames[ply].moved = piece_to(board, mv);
+            let nodes_before = self.nodes;
             board.make_move(mv);
             searched += 1;
             let mut new_depth = depth - 1 + extension;
@@ -410,6 +411,9 @@ impl Searcher {
                 score
             };
             board.unmake_move();
+            if root {
+                self.root_move_nodes[root_move_slot(mv)] += self.nodes - nodes_before;
+            }
 
             if self.stopped {
                 return 0;

@@ -11,8 +11,9 @@ use super::params::{
 };
 use super::strength::{self, Handicap, Strength};
 use super::threads::helper_skips;
+use super::time::node_share_scale;
 use super::tt::Bound;
-use super::{Report, SearchResult, Searcher};
+use super::{Report, SearchResult, Searcher, root_move_slot};
 use crate::board::{Board, Move};
 use crate::eval::score::{INFINITE, MATE, MAX_PLY, Score, is_decisive, is_mate};
 use crate::movegen::MoveList;
@@ -136,10 +137,14 @@ impl Searcher {
                 }
             }
             // Step 3. Time: stop early when the best move has been stable
-            // for a while, think longer while it keeps changing.
+            // for a while or took most of the search, think longer while it
+            // keeps changing or its rivals kept the search busy.
             if !self.pondering() {
-                let scale =
+                let stability =
                     TIME_STABILITY_SCALE[stable_iterations.min(TIME_STABILITY_SCALE.len() - 1)];
+                let share =
+                    node_share_scale(self.root_move_nodes[root_move_slot(best)], self.nodes);
+                let scale = stability * share / 100;
                 let single_reply = all_root.len() == 1 && self.time.soft_ms().is_some();
                 if single_reply || self.time.soft_expired(scale) {
                     break;

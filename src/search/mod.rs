@@ -154,6 +154,16 @@ fn free_in_background(table: Arc<TranspositionTable>) {
 /// How often (in nodes) the search looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
 
+/// Slots of [`Searcher::root_move_nodes`]: one per from-to square pair.
+const ROOT_MOVE_SLOTS: usize = 64 * 64;
+
+/// The slot of `root_move_nodes` for `mv`: its from and to squares (the
+/// promotions of one pawn to different pieces share a slot, which only
+/// pools their counts).
+fn root_move_slot(mv: Move) -> usize {
+    mv.from().index() * 64 + mv.to().index()
+}
+
 /// Per-ply scratch data.
 #[derive(Clone, Copy, Debug, Default)]
 struct Frame {
@@ -206,6 +216,9 @@ pub struct Searcher {
     /// Triangular PV table: `pv[ply]` is the best line from `ply`.
     pv: Vec<Vec<Move>>,
     root_moves: MoveList,
+    /// Nodes this thread spent below each root move in this search, by the
+    /// move's from and to squares (for time management).
+    root_move_nodes: Vec<u64>,
     /// `Board::game_ply` of the root (helper threads stagger their depths
     /// by it).
     root_ply: usize,
@@ -265,6 +278,7 @@ impl Searcher {
             frames: vec![Frame::default(); MAX_PLY as usize + 8],
             pv: vec![Vec::new(); MAX_PLY as usize + 8],
             root_moves: MoveList::new(),
+            root_move_nodes: vec![0; ROOT_MOVE_SLOTS],
             root_ply: 0,
             nmp_min_ply: 0,
             pawns: PawnTable::new(),
@@ -533,6 +547,7 @@ impl Searcher {
         self.shared = shared;
         self.time = time;
         self.nodes = 0;
+        self.root_move_nodes.fill(0);
         self.seldepth = 0;
         self.stopped = false;
         self.root_ply = board.game_ply();

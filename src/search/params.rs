@@ -123,6 +123,15 @@ pub const TIME_LAST_MOVE_SHARE_PERCENT: u64 = 75;
 /// iterations in a row with the same best move (a best move that keeps
 /// changing earns more time, a stable one less).
 pub const TIME_STABILITY_SCALE: [u64; 4] = [150, 110, 90, 70];
+/// Time management: the soft limit is also scaled by how much of the
+/// search the best move took. With `s` its share of the root's nodes in
+/// percent, the scale is `(TIME_NODE_SHARE_PIVOT - s) ·
+/// TIME_NODE_SHARE_SLOPE / 100` percent: 81 % when the best move took 90 %
+/// of the nodes (little left to doubt), 162 % when it took 30 % (the
+/// alternatives kept the search busy).
+pub const TIME_NODE_SHARE_PIVOT: u64 = 150;
+/// ... the slope of that line (percent).
+pub const TIME_NODE_SHARE_SLOPE: u64 = 135;
 
 /// Correction history: entries are kept in 1/`CORRECTION_GRAIN` centipawns.
 pub const CORRECTION_GRAIN: i32 = 256;

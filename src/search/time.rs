@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use super::limits::Limits;
 use super::params::{
     TIME_HARD_FACTOR, TIME_LAST_MOVE_SHARE_PERCENT, TIME_MAX_SHARE_PERCENT, TIME_MOVES_TO_GO,
-    TIME_SUDDEN_DEATH_MIN, TIME_SUDDEN_DEATH_MOVES,
+    TIME_NODE_SHARE_PIVOT, TIME_NODE_SHARE_SLOPE, TIME_SUDDEN_DEATH_MIN, TIME_SUDDEN_DEATH_MOVES,
 };
 
 /// The time budget of one search.
@@ -78,6 +78,22 @@ impl TimeManager {
         let target = (soft.saturating_mul(scale_percent) / 100).min(self.hard.unwrap_or(u64::MAX));
         self.elapsed().as_millis() >= u128::from(target)
     }
+}
+
+/// The soft limit's scale in percent for a best move that took
+/// `best_nodes` of the root's `total_nodes`: a move that needed most of the
+/// search to refute its rivals is rarely overturned, so a large share ends
+/// the search sooner and a small one lets it go on (see
+/// [`TIME_NODE_SHARE_PIVOT`]).
+pub fn node_share_scale(best_nodes: u64, total_nodes: u64) -> u64 {
+    let share = if total_nodes == 0 {
+        0
+    } else {
+        // At most 100: `best_nodes` is part of `total_nodes`.
+        u64::try_from(u128::from(best_nodes.min(total_nodes)) * 100 / u128::from(total_nodes))
+            .unwrap_or(100)
+    };
+    TIME_NODE_SHARE_PIVOT.saturating_sub(share) * TIME_NODE_SHARE_SLOPE / 100
 }
 
 /// How many more moves a sudden-death game (no increment, no moves-to-go)
@@ -157,6 +173,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_dominant_best_move_shortens_the_search() {
+        // 90 % of the nodes: 81 %; half of them: 135 %; a tenth: 189 %.
+        assert_eq!(node_share_scale(900, 1_000), 81);
+        assert_eq!(node_share_scale(500, 1_000), 135);
+        assert_eq!(node_share_scale(100, 1_000), 189);
+        // No nodes yet, or a count past the total, stay in range.
+        assert_eq!(node_share_scale(0, 0), 202);
+        assert_eq!(node_share_scale(2_000, 1_000), 67);
+        assert_eq!(node_share_scale(u64::MAX, u64::MAX), 67);
     }
 
     #[test]
