@@ -11,7 +11,7 @@ use super::params::{
 };
 use super::strength::{self, Handicap, Strength};
 use super::threads::helper_skips;
-use super::time::node_share_scale;
+use super::time::{falling_score_scale, node_share_scale};
 use super::tt::Bound;
 use super::{Report, SearchResult, Searcher, root_move_slot};
 use crate::board::{Board, Move};
@@ -50,6 +50,10 @@ impl Searcher {
         // Previous iteration's score of each line, for its aspiration window.
         let mut line_scores = vec![-INFINITE; lines];
         let mut stable_iterations = 0;
+        // Sum and count of the best line's scores over the completed
+        // iterations so far, for the falling-score factor.
+        let mut score_sum: i64 = 0;
+        let mut scores_seen: i64 = 0;
 
         // Step 1. Iterative deepening: each iteration orders the next one
         // through the TT and the history tables, and leaves a complete
@@ -144,11 +148,20 @@ impl Searcher {
                     TIME_STABILITY_SCALE[stable_iterations.min(TIME_STABILITY_SCALE.len() - 1)];
                 let share =
                     node_share_scale(self.root_move_nodes[root_move_slot(best)], self.nodes);
-                let scale = stability * share / 100;
+                let falling = if scores_seen == 0 || is_decisive(score) {
+                    100
+                } else {
+                    falling_score_scale(score_sum / scores_seen, score)
+                };
+                let scale = stability * share / 100 * falling / 100;
                 let single_reply = all_root.len() == 1 && self.time.soft_ms().is_some();
                 if single_reply || self.time.soft_expired(scale) {
                     break;
                 }
+            }
+            if !is_decisive(score) {
+                score_sum += i64::from(score);
+                scores_seen += 1;
             }
         }
         if let Some(handicap) = handicap {

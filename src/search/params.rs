@@ -132,6 +132,14 @@ pub const TIME_STABILITY_SCALE: [u64; 4] = [150, 110, 90, 70];
 pub const TIME_NODE_SHARE_PIVOT: u64 = 150;
 /// ... the slope of that line (percent).
 pub const TIME_NODE_SHARE_SLOPE: u64 = 135;
+/// Time management: the soft limit grows by this many tenths of a percent
+/// per centipawn the best line's score fell below the mean of the earlier
+/// iterations' scores (and shrinks as much per centipawn it rose) ...
+pub const TIME_FALLING_PER_CP: i64 = 15;
+/// ... but stays within these bounds (percent).
+pub const TIME_FALLING_MIN: i64 = 85;
+/// ... (see [`TIME_FALLING_MIN`]).
+pub const TIME_FALLING_MAX: i64 = 150;
 
 /// Correction history: entries are kept in 1/`CORRECTION_GRAIN` centipawns.
 pub const CORRECTION_GRAIN: i32 = 256;

@@ -13,8 +13,9 @@ use std::time::{Duration, Instant};
 
 use super::limits::Limits;
 use super::params::{
-    TIME_HARD_FACTOR, TIME_LAST_MOVE_SHARE_PERCENT, TIME_MAX_SHARE_PERCENT, TIME_MOVES_TO_GO,
-    TIME_NODE_SHARE_PIVOT, TIME_NODE_SHARE_SLOPE, TIME_SUDDEN_DEATH_MIN, TIME_SUDDEN_DEATH_MOVES,
+    TIME_FALLING_MAX, TIME_FALLING_MIN, TIME_FALLING_PER_CP, TIME_HARD_FACTOR,
+    TIME_LAST_MOVE_SHARE_PERCENT, TIME_MAX_SHARE_PERCENT, TIME_MOVES_TO_GO, TIME_NODE_SHARE_PIVOT,
+    TIME_NODE_SHARE_SLOPE, TIME_SUDDEN_DEATH_MIN, TIME_SUDDEN_DEATH_MOVES,
 };
 
 /// The time budget of one search.
@@ -94,6 +95,16 @@ pub fn node_share_scale(best_nodes: u64, total_nodes: u64) -> u64 {
             .unwrap_or(100)
     };
     TIME_NODE_SHARE_PIVOT.saturating_sub(share) * TIME_NODE_SHARE_SLOPE / 100
+}
+
+/// The soft limit's scale in percent for an iteration whose score is
+/// `score` when the earlier iterations averaged `mean`: a score that fell
+/// below its average means the search found trouble, and a little more
+/// time is spent to find the way out; one that rose, a little less.
+pub fn falling_score_scale(mean: i64, score: i32) -> u64 {
+    let fall = mean.saturating_sub(i64::from(score));
+    let scale = fall.saturating_mul(TIME_FALLING_PER_CP) / 10 + 100;
+    scale.clamp(TIME_FALLING_MIN, TIME_FALLING_MAX) as u64
 }
 
 /// How many more moves a sudden-death game (no increment, no moves-to-go)
@@ -185,6 +196,17 @@ mod tests {
         assert_eq!(node_share_scale(0, 0), 202);
         assert_eq!(node_share_scale(2_000, 1_000), 67);
         assert_eq!(node_share_scale(u64::MAX, u64::MAX), 67);
+    }
+
+    #[test]
+    fn a_falling_score_lengthens_the_search() {
+        // Level: unchanged; 20 cp lower: 130 %; far lower or higher: the
+        // bounds.
+        assert_eq!(falling_score_scale(30, 30), 100);
+        assert_eq!(falling_score_scale(30, 10), 130);
+        assert_eq!(falling_score_scale(30, 50), 85);
+        assert_eq!(falling_score_scale(i64::MAX, i32::MIN), 150);
+        assert_eq!(falling_score_scale(i64::MIN, i32::MAX), 85);
     }
 
     #[test]
