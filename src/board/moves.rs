@@ -142,6 +142,13 @@ impl Move {
         Square::from_index_masked((self.0 >> 6) as u32)
     }
 
+    /// The move's from and to squares as one index in `0..4096`
+    /// (`from × 64 + to`): the key of tables kept per square pair.
+    #[inline(always)]
+    pub const fn from_to_index(self) -> usize {
+        self.from().index() * 64 + self.to().index()
+    }
+
     /// The move's kind.
     #[inline(always)]
     pub const fn flag(self) -> MoveFlag {

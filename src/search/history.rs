@@ -204,7 +204,7 @@ static NO_CONTINUATION: [i32; PIECE_TO] = [0; PIECE_TO];
 fn butterfly_index(mv: Move, threats: u64) -> usize {
     let from_attacked = (threats >> mv.from().index()) as usize & 1;
     let to_attacked = (threats >> mv.to().index()) as usize & 1;
-    (from_attacked * 2 + to_attacked) * 4096 + mv.from().index() * 64 + mv.to().index()
+    (from_attacked * 2 + to_attacked) * 4096 + mv.from_to_index()
 }
 
 /// The history tables seen from one node: its side's butterfly table and

@@ -161,7 +161,7 @@ const ROOT_MOVE_SLOTS: usize = 64 * 64;
 /// promotions of one pawn to different pieces share a slot, which only
 /// pools their counts).
 fn root_move_slot(mv: Move) -> usize {
-    mv.from().index() * 64 + mv.to().index()
+    mv.from_to_index()
 }
 
 /// Per-ply scratch data.
