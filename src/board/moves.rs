@@ -142,8 +142,13 @@ impl Move {
         Square::from_index_masked((self.0 >> 6) as u32)
     }
 
-    /// The move's from and to squares as one index in `0..4096`
-    /// (`from × 64 + to`): the key of tables kept per square pair.
+    /// How many values [`Move::from_to_index`] takes: the length of a
+    /// table kept per square pair.
+    pub const FROM_TO_COUNT: usize = 64 * 64;
+
+    /// The move's from and to squares as one index in
+    /// `0..`[`Move::FROM_TO_COUNT`] (`from × 64 + to`): the key of tables
+    /// kept per square pair.
     #[inline(always)]
     pub const fn from_to_index(self) -> usize {
         self.from().index() * 64 + self.to().index()

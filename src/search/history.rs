@@ -192,7 +192,7 @@ impl Heuristics {
 
 /// Butterfly history entries per side to move: `[from attacked][to
 /// attacked][from][to]`.
-const BUTTERFLY_PER_SIDE: usize = 4 * 64 * 64;
+const BUTTERFLY_PER_SIDE: usize = 4 * Move::FROM_TO_COUNT;
 
 /// The continuation row of a missing key (the root, or after a null move):
 /// adds nothing.
@@ -204,7 +204,7 @@ static NO_CONTINUATION: [i32; PIECE_TO] = [0; PIECE_TO];
 fn butterfly_index(mv: Move, threats: u64) -> usize {
     let from_attacked = (threats >> mv.from().index()) as usize & 1;
     let to_attacked = (threats >> mv.to().index()) as usize & 1;
-    (from_attacked * 2 + to_attacked) * 4096 + mv.from_to_index()
+    (from_attacked * 2 + to_attacked) * Move::FROM_TO_COUNT + mv.from_to_index()
 }
 
 /// The history tables seen from one node: its side's butterfly table and

@@ -155,7 +155,7 @@ fn free_in_background(table: Arc<TranspositionTable>) {
 const CHECK_EVERY: u64 = 1024;
 
 /// Slots of [`Searcher::root_move_nodes`]: one per from-to square pair.
-const ROOT_MOVE_SLOTS: usize = 64 * 64;
+const ROOT_MOVE_SLOTS: usize = Move::FROM_TO_COUNT;
 
 /// The slot of `root_move_nodes` for `mv`: its from and to squares (the
 /// promotions of one pawn to different pieces share a slot, which only
