@@ -94,12 +94,12 @@ impl CorrectionHistory {
     pub fn update(&mut self, board: &Board, depth: i32, static_eval: Score, score: Score) {
         let target = (score - static_eval) * CORRECTION_GRAIN;
         let weight = ((depth + 1) * (depth + 1)).min(CORRECTION_MAX_WEIGHT);
-        let blend = |entry: &mut i32| {
+        let add_share = |entry: &mut i32| {
             *entry = (*entry + target * weight / 256).clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT);
         };
-        blend(&mut self.entries[Self::index(board)]);
-        blend(&mut self.non_pawn[0][Self::non_pawn_index(board, Color::White)]);
-        blend(&mut self.non_pawn[1][Self::non_pawn_index(board, Color::Black)]);
+        add_share(&mut self.entries[Self::index(board)]);
+        add_share(&mut self.non_pawn[0][Self::non_pawn_index(board, Color::White)]);
+        add_share(&mut self.non_pawn[1][Self::non_pawn_index(board, Color::Black)]);
     }
 }
 
