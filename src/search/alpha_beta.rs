@@ -286,14 +286,21 @@ impl Searcher {
                     // Whether the move gives check (three attack lookups) is
                     // asked last, only of a move one of the rules would
                     // prune: a move that none of them prunes never needs it.
+                    // Futility and history pruning look at the depth the
+                    // move would be searched to after its late-move
+                    // reduction, not the node's: a late move is worth
+                    // only what its reduced search could find.
                     let lmp_limit = LMP_BASE + depth * depth / if improving { 1 } else { 2 };
+                    let move_number = (searched as usize + 1).min(63);
+                    let lmr_depth =
+                        (depth - i32::from(LMR[depth.min(63) as usize][move_number])).max(1);
                     let prunable = !in_check
                         && ((depth <= LMP_MAX_DEPTH && searched >= lmp_limit)
-                            || (depth <= FUTILITY_MAX_DEPTH
-                                && futility_base + FUTILITY_PER_DEPTH * depth <= alpha)
-                            || (depth <= HISTORY_PRUNE_MAX_DEPTH
+                            || (lmr_depth <= FUTILITY_MAX_DEPTH
+                                && futility_base + FUTILITY_PER_DEPTH * lmr_depth <= alpha)
+                            || (lmr_depth <= HISTORY_PRUNE_MAX_DEPTH
                                 && kind == MoveKind::Quiet
-                                && history < -HISTORY_PRUNE_MARGIN * depth)
+                                && history < -HISTORY_PRUNE_MARGIN * lmr_depth)
                             || (depth <= SEE_MAX_DEPTH
                                 && !see_ge(board, mv, SEE_QUIET_MARGIN * depth)));
                     if prunable && !gives_check(board, mv) {

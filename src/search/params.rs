@@ -41,11 +41,12 @@ pub const RAZOR_MAX_DEPTH: i32 = 2;
 /// Razoring: margin per ply of remaining depth (cp).
 pub const RAZOR_MARGIN: i32 = 250;
 
-/// Futility pruning of quiet moves: deepest remaining depth.
+/// Futility pruning of quiet moves: deepest depth, counted after the move's
+/// late-move reduction (as are the margins below).
 pub const FUTILITY_MAX_DEPTH: i32 = 6;
 /// Futility pruning: base margin (cp).
 pub const FUTILITY_BASE: i32 = 80;
-/// Futility pruning: margin per ply of remaining depth (cp).
+/// Futility pruning: margin per ply of reduced depth (cp).
 pub const FUTILITY_PER_DEPTH: i32 = 90;
 
 /// Late-move pruning: deepest remaining depth.
@@ -53,10 +54,11 @@ pub const LMP_MAX_DEPTH: i32 = 8;
 /// Late-move pruning: quiet moves allowed at depth d are `LMP_BASE + d * d`.
 pub const LMP_BASE: i32 = 3;
 
-/// History pruning of quiet moves: deepest remaining depth.
+/// History pruning of quiet moves: deepest depth, counted after the move's
+/// late-move reduction.
 pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 4;
 /// History pruning: a plain quiet move whose history score is below minus
-/// this per ply of depth is not searched.
+/// this per ply of reduced depth is not searched.
 pub const HISTORY_PRUNE_MARGIN: i32 = 250;
 
 /// SEE pruning of quiet moves: margin per ply (cp, negative).
