@@ -13,7 +13,8 @@
 //! shallow-depth pruning, 13 singular extension, 14 principal variation
 //! search with late-move reductions, 15 beta cut-off; then 16 mate or
 //! stalemate, 17 the singular verification's early return, 18 correction
-//! history, 19 transposition table store.
+//! history (18b credit for the move that led to a fail-low), 19
+//! transposition table store.
 
 use super::history::piece_to;
 use super::movepick::{MoveKind, MovePicker, Picked};
@@ -488,6 +489,21 @@ impl Searcher {
         {
             self.correction
                 .update(board, depth, static_eval, best_score);
+        }
+        // Step 18b. Every move here failed low: the opponent's quiet move
+        // that led here was a good one. Credit it in the continuation
+        // histories of the node it was played from, as a cut-off there
+        // would have.
+        if bound == Bound::Upper
+            && board
+                .last_move()
+                .is_some_and(|m| !m.is_null() && m.is_quiet())
+        {
+            if let Some(moved) = ply.checked_sub(1).and_then(|p| self.frames[p].moved) {
+                let keys = self.continuation_keys(ply - 1);
+                let bonus = (depth * depth * HISTORY_BONUS_PER_DEPTH_SQ).min(HISTORY_BONUS_MAX);
+                self.heuristics.reward_continuation(keys, moved, bonus);
+            }
         }
         // Step 19. Store the result in the transposition table.
         self.tt

@@ -177,6 +177,21 @@ impl Heuristics {
         }
     }
 
+    /// Rewards a quiet move already made, by its `[piece][to]` key `moved`,
+    /// in the continuation histories of the node it was played from (whose
+    /// continuation keys are `keys`). The butterfly history is left alone:
+    /// its index needs that node's threats, which are no longer at hand.
+    pub(super) fn reward_continuation(
+        &mut self,
+        keys: [Option<usize>; 2],
+        moved: usize,
+        bonus: i32,
+    ) {
+        for prev in keys.iter().flatten() {
+            gravity(&mut self.continuation[prev * PIECE_TO + moved], bonus);
+        }
+    }
+
     pub(super) fn reward(&mut self, board: &Board, mv: Move, conts: &HistoryKeys, bonus: i32) {
         gravity(
             &mut self.history[Self::history_index(board, mv, conts.threats)],
