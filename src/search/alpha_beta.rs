@@ -16,7 +16,7 @@
 //! history (18b credit for the move that led to a fail-low), 19
 //! transposition table store.
 
-use super::history::piece_to;
+use super::history::{history_bonus, piece_to};
 use super::movepick::{MoveKind, MovePicker, Picked};
 use super::params::*;
 use super::see::see_ge;
@@ -284,17 +284,15 @@ impl Searcher {
             // are where mates hide.
             if may_prune && best_score > -TB_BOUND {
                 if quiet {
-                    // Whether the move gives check (three attack lookups) is
-                    // asked last, only of a move one of the rules would
-                    // prune: a move that none of them prunes never needs it.
                     // Futility and history pruning look at the depth the
                     // move would be searched to after its late-move
                     // reduction, not the node's: a late move is worth
                     // only what its reduced search could find.
                     let lmp_limit = LMP_BASE + depth * depth / if improving { 1 } else { 2 };
-                    let move_number = (searched as usize + 1).min(63);
-                    let lmr_depth =
-                        (depth - i32::from(LMR[depth.min(63) as usize][move_number])).max(1);
+                    let lmr_depth = (depth - late_move_reduction(depth, searched + 1)).max(1);
+                    // Whether the move gives check (three attack lookups) is
+                    // asked last, only of a move one of the rules would
+                    // prune: a move that none of them prunes never needs it.
                     let prunable = !in_check
                         && ((depth <= LMP_MAX_DEPTH && searched >= lmp_limit)
                             || (lmr_depth <= FUTILITY_MAX_DEPTH
@@ -385,7 +383,7 @@ impl Searcher {
             } else {
                 let mut reduction = 0;
                 if reducible {
-                    reduction = i32::from(LMR[depth.min(63) as usize][(searched as usize).min(63)]);
+                    reduction = late_move_reduction(depth, searched);
                     reduction -= i32::from(pv_node);
                     reduction -= i32::from(kind == MoveKind::Refutation);
                     reduction += i32::from(!improving);
@@ -501,8 +499,8 @@ impl Searcher {
         {
             if let Some(moved) = ply.checked_sub(1).and_then(|p| self.frames[p].moved) {
                 let keys = self.continuation_keys(ply - 1);
-                let bonus = (depth * depth * HISTORY_BONUS_PER_DEPTH_SQ).min(HISTORY_BONUS_MAX);
-                self.heuristics.reward_continuation(keys, moved, bonus);
+                self.heuristics
+                    .reward_continuation(keys, moved, history_bonus(depth));
             }
         }
         // Step 19. Store the result in the transposition table.
@@ -510,6 +508,12 @@ impl Searcher {
             .store(key, best_move.bits(), best_score, depth, bound, ply as i32);
         best_score
     }
+}
+
+/// The table's late-move reduction of the `move_number`-th move (counting
+/// from 1) at `depth` plies, before the node's adjustments.
+fn late_move_reduction(depth: i32, move_number: i32) -> i32 {
+    i32::from(LMR[depth.clamp(0, 63) as usize][move_number.clamp(0, 63) as usize])
 }
 
 /// How many pieces other than pawns and king the side to move has (null-move

@@ -170,7 +170,7 @@ impl Heuristics {
         if let Some(i) = Self::counter_index(board) {
             self.counters[i] = best;
         }
-        let bonus = (depth * depth * HISTORY_BONUS_PER_DEPTH_SQ).min(HISTORY_BONUS_MAX);
+        let bonus = history_bonus(depth);
         self.reward(board, best, conts, bonus);
         for &mv in tried.iter().filter(|&&m| m != best) {
             self.reward(board, mv, conts, -bonus);
@@ -198,11 +198,15 @@ impl Heuristics {
             bonus,
         );
         if let Some(key) = piece_to(board, mv) {
-            for prev in conts.keys.iter().flatten() {
-                gravity(&mut self.continuation[prev * PIECE_TO + key], bonus);
-            }
+            self.reward_continuation(conts.keys, key, bonus);
         }
     }
+}
+
+/// The history bonus earned by a quiet move that proved good at a node
+/// searched `depth` plies deep (and the malus of those that did not).
+pub(super) fn history_bonus(depth: i32) -> i32 {
+    (depth * depth * HISTORY_BONUS_PER_DEPTH_SQ).min(HISTORY_BONUS_MAX)
 }
 
 /// Butterfly history entries per side to move: `[from attacked][to
