@@ -3,7 +3,9 @@
 //! between the searches of a game and read by the move picker
 //! ([`movepick`](super::movepick)) and the late-move reductions.
 
-use super::params::{HISTORY_BONUS_MAX, HISTORY_BONUS_PER_DEPTH_SQ, HISTORY_MAX};
+use super::params::{
+    HISTORY_BONUS_MAX, HISTORY_BONUS_OFFSET, HISTORY_BONUS_PER_DEPTH, HISTORY_MAX,
+};
 use crate::board::{Board, Move, PieceKind};
 use crate::eval::score::MAX_PLY;
 
@@ -206,7 +208,7 @@ impl Heuristics {
 /// The history bonus earned by a quiet move that proved good at a node
 /// searched `depth` plies deep (and the malus of those that did not).
 pub(super) fn history_bonus(depth: i32) -> i32 {
-    (depth * depth * HISTORY_BONUS_PER_DEPTH_SQ).min(HISTORY_BONUS_MAX)
+    (depth * HISTORY_BONUS_PER_DEPTH - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX)
 }
 
 /// Butterfly history entries per side to move: `[from attacked][to

@@ -102,8 +102,10 @@ pub const DELTA_MARGIN: i32 = 200;
 
 /// History scores are kept within ±`HISTORY_MAX` (gravity formula).
 pub const HISTORY_MAX: i32 = 16_384;
-/// History bonus of a cut-off at depth d: this times d², ...
-pub const HISTORY_BONUS_PER_DEPTH_SQ: i32 = 8;
+/// History bonus of a cut-off at depth d: this times d, ...
+pub const HISTORY_BONUS_PER_DEPTH: i32 = 200;
+/// ... less this, ...
+pub const HISTORY_BONUS_OFFSET: i32 = 100;
 /// ... but at most this.
 pub const HISTORY_BONUS_MAX: i32 = HISTORY_MAX / 4;
 
