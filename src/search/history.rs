@@ -207,6 +207,9 @@ impl Heuristics {
 
 /// The history bonus earned by a quiet move that proved good at a node
 /// searched `depth` plies deep (and the malus of those that did not).
+/// The gravity update keeps entries within ±`HISTORY_MAX` whatever the
+/// bonus, so its size sets only how fast the tables follow the search;
+/// linear in depth, shallow cut-offs, the most numerous, still move them.
 pub(super) fn history_bonus(depth: i32) -> i32 {
     (depth * HISTORY_BONUS_PER_DEPTH - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX)
 }

@@ -102,10 +102,7 @@ pub const DELTA_MARGIN: i32 = 200;
 
 /// History scores are kept within ±`HISTORY_MAX` (gravity formula).
 pub const HISTORY_MAX: i32 = 16_384;
-/// History bonus of a cut-off at depth d: this times d, ... (The gravity
-/// update keeps entries within ±`HISTORY_MAX` whatever the bonus: its size
-/// sets how fast the tables follow the search. Linear in depth, shallow
-/// cut-offs, the most numerous, still teach them something.)
+/// History bonus of a cut-off at depth d: this times d, ...
 pub const HISTORY_BONUS_PER_DEPTH: i32 = 200;
 /// ... less this, ...
 pub const HISTORY_BONUS_OFFSET: i32 = 100;
