@@ -12,7 +12,7 @@ use super::super::progress::Progress;
 use super::super::record::{self, DataError, DataPosition, GameResult, RECORD_BYTES};
 use super::super::texel::{self, Sample};
 use super::super::trace::{self, BuiltParamsError};
-use crate::board::Color;
+use crate::board::{Color, Square};
 use crate::eval::nnue::features;
 
 /// At most this many pieces stand on a board (both kings and 30 others).
@@ -22,7 +22,7 @@ pub const MAX_ACTIVE: usize = 32;
 /// evaluation's reference loss computed on.
 const K_FIT_POSITIONS: usize = 100_000;
 
-/// A training position: 40 bytes.
+/// A training position: 48 bytes.
 #[derive(Clone, Copy, Debug)]
 pub struct Position {
     /// The board as [`record::encode`] writes it (its score and result
@@ -33,6 +33,12 @@ pub struct Position {
     /// The search score in centipawns from White's side, if the data has
     /// one.
     white_score: Option<f32>,
+    /// Neither side may castle, so the position mirrored left to right
+    /// (files a and h swapped) is as legal and worth the same.
+    mirrorable: bool,
+    /// Whether [`Position::features`] gives the mirrored position's
+    /// features (set only on a mirrorable position).
+    mirrored: bool,
 }
 
 impl Position {
@@ -52,7 +58,23 @@ impl Position {
             record,
             white_result: result.white_score() as f32,
             white_score: data.white_score.map(|s| s as f32),
+            mirrorable: data.board.castling_rights().is_empty(),
+            mirrored: false,
         })
+    }
+
+    /// Whether the position may be mirrored left to right: neither side
+    /// has a castling right, which is the only thing in chess that tells
+    /// the a-file from the h-file.
+    pub fn is_mirrorable(&self) -> bool {
+        self.mirrorable
+    }
+
+    /// Makes [`Position::features`] give the features of the position
+    /// mirrored left to right (`true`) or of the position itself; a
+    /// position that is not mirrorable stays as it is.
+    pub fn set_mirrored(&mut self, mirrored: bool) {
+        self.mirrored = mirrored && self.mirrorable;
     }
 
     /// The side to move.
@@ -66,6 +88,11 @@ impl Position {
         let stm = self.side_to_move();
         let mut count = 0;
         for (piece, square) in record::pieces(&self.record).take(MAX_ACTIVE) {
+            let square = if self.mirrored {
+                Square::new(square.file().flip(), square.rank())
+            } else {
+                square
+            };
             us[count] = features::index(stm, piece, square) as u16;
             them[count] = features::index(!stm, piece, square) as u16;
             count += 1;
@@ -238,5 +265,42 @@ mod tests {
         })
         .unwrap();
         assert_eq!(unscored.target(0.5, 0.01), 0.0);
+    }
+
+    /// A position without castling rights, mirrored, has exactly the
+    /// features of the board mirrored left to right; one with a castling
+    /// right is never mirrored.
+    #[test]
+    fn mirrored_features_are_those_of_the_mirrored_board() {
+        let position = |fen: &str| {
+            Position::new(&DataPosition {
+                board: Board::from_fen(fen).unwrap(),
+                result: 0.5,
+                white_score: Some(10.0),
+            })
+            .unwrap()
+        };
+        let sorted = |position: &Position| {
+            let (mut us, mut them) = ([0; MAX_ACTIVE], [0; MAX_ACTIVE]);
+            let count = position.features(&mut us, &mut them);
+            let (mut us, mut them) = (us[..count].to_vec(), them[..count].to_vec());
+            us.sort_unstable();
+            them.sort_unstable();
+            (us, them)
+        };
+        let mut original = position("r4rk1/pp3ppp/2n1b3/3p4/3P4/2NB1N2/PP3PPP/R4RK1 b - - 3 14");
+        let mirror = position("1kr4r/ppp3pp/3b1n2/4p3/4P3/2N1BN2/PPP3PP/1KR4R b - - 3 14");
+        assert!(original.is_mirrorable());
+        assert_ne!(sorted(&original), sorted(&mirror));
+        original.set_mirrored(true);
+        assert_eq!(sorted(&original), sorted(&mirror));
+        original.set_mirrored(false);
+        assert_ne!(sorted(&original), sorted(&mirror));
+
+        let mut castling = position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        assert!(!castling.is_mirrorable());
+        let before = sorted(&castling);
+        castling.set_mirrored(true);
+        assert_eq!(sorted(&castling), before);
     }
 }

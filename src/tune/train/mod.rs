@@ -181,6 +181,7 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
         lr: options.lr as f32,
         threads,
         seed: options.seed,
+        mirror: options.mirror,
     };
     let meter_cell = std::cell::RefCell::new(&mut meter);
     optimise::train(

@@ -106,6 +106,9 @@ pub struct Schedule {
     pub threads: usize,
     /// Seed of the shuffles.
     pub seed: u64,
+    /// Each epoch, mirror a random half of the mirrorable positions left
+    /// to right ([`Position::set_mirrored`]).
+    pub mirror: bool,
 }
 
 /// After each epoch: its number (from 1), the mean loss of its batches
@@ -138,6 +141,13 @@ pub fn train(
         for i in (1..positions.len()).rev() {
             let j = rng.below(i as u64 + 1) as usize;
             positions.swap(i, j);
+        }
+        // A fresh half each epoch, drawn only for the positions that can
+        // be mirrored, so the draws too follow from the seed alone.
+        if schedule.mirror {
+            for position in positions.iter_mut().filter(|p| p.is_mirrorable()) {
+                position.set_mirrored(rng.below(2) == 1);
+            }
         }
         let mut loss_sum = 0.0;
         let mut done = 0u64;

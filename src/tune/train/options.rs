@@ -28,6 +28,8 @@ integer evaluation is from the float network's on held-out positions.
                            data's own search scores against its game results)
   --scale <n>              centipawns per unit of the network's output (default 400)
   --holdout <x>            share of positions held out of the fit, 0-0.5 (default 0.1)
+  --mirror                 each epoch, train on a random half of the positions
+                           without castling rights mirrored left to right
   --threads <n>            threads (default: the number of cores)
   --seed <n>               seed of the starting weights and shuffles (default 1)
   -h, --help               this help
@@ -56,13 +58,16 @@ pub struct Options {
     /// Weight of the game result in the target (1 = result only, 0 = the
     /// search score only), as in `kiln tune`.
     pub lambda: f64,
-    /// The logistic scale per centipawn; `None` fits it to the
-    /// hand-written evaluation.
+    /// The logistic scale per centipawn; `None` fits it to the data's own
+    /// search scores against its game results.
     pub k: Option<f64>,
     /// Centipawns per unit of the network's output.
     pub scale: u32,
     /// Fraction of the positions (the last ones loaded) held out.
     pub holdout: f64,
+    /// Each epoch, a random half of the training positions that no side
+    /// may castle in are trained on mirrored left to right.
+    pub mirror: bool,
     /// Threads that share each batch.
     pub threads: usize,
     /// Seed of the starting weights and the shuffles.
@@ -93,6 +98,7 @@ impl Options {
             k: None,
             scale: 400,
             holdout: 0.1,
+            mirror: false,
             threads: cores(),
             seed: 1,
         };
@@ -134,6 +140,7 @@ impl Options {
                 "--k" => o.k = Some(args.fraction(flag, 1e-5, 1.0)?),
                 "--scale" => o.scale = args.number(flag, 1, 10_000)? as u32,
                 "--holdout" => o.holdout = args.fraction(flag, 0.0, 0.5)?,
+                "--mirror" => o.mirror = true,
                 "--threads" => o.threads = args.number(flag, 1, 1024)? as usize,
                 "--seed" => o.seed = args.number(flag, 0, u64::MAX)?,
                 _ => return Ok(false),
@@ -186,10 +193,11 @@ mod tests {
             parse("--data d --out x --frobnicate"),
             Err(ArgError::UnknownOption("--frobnicate".into()))
         );
-        let o = parse("--data=d --data e --out x --hidden=32 --k 0.01 --seed 0x10").unwrap();
+        let o = parse("--data=d --data e --out x --hidden=32 --k 0.01 --seed 0x10 --mirror")
+            .unwrap();
         assert_eq!(
-            (o.data.len(), o.hidden, o.k, o.seed),
-            (2, 32, Some(0.01), 16)
+            (o.data.len(), o.hidden, o.k, o.seed, o.mirror),
+            (2, 32, Some(0.01), 16, true)
         );
         assert_eq!(Options::parse(args("--help")), Ok(Parsed::Help));
     }
@@ -208,6 +216,7 @@ mod tests {
         assert_eq!(real("--holdout"), Some(o.holdout));
         assert_eq!(real("--seed"), Some(o.seed as f64));
         assert_eq!(o.k, None);
+        assert!(!o.mirror);
         assert_eq!(o.threads, cores());
     }
 }
