@@ -193,8 +193,8 @@ mod tests {
             parse("--data d --out x --frobnicate"),
             Err(ArgError::UnknownOption("--frobnicate".into()))
         );
-        let o = parse("--data=d --data e --out x --hidden=32 --k 0.01 --seed 0x10 --mirror")
-            .unwrap();
+        let o =
+            parse("--data=d --data e --out x --hidden=32 --k 0.01 --seed 0x10 --mirror").unwrap();
         assert_eq!(
             (o.data.len(), o.hidden, o.k, o.seed, o.mirror),
             (2, 32, Some(0.01), 16, true)
