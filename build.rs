@@ -78,7 +78,7 @@ fn network(name: &str, bytes: &[u8]) -> String {
         s
     };
     let outputs = &weights.output_weights;
-    let out_bias = weights.output_bias;
+    let buckets = header.buckets;
     // The AVX2 output layer multiplies a clamped activation (at most QA)
     // by an output weight in 16 bits; it may only do so when no product
     // can leave the i16 range. Known here, once, for the whole network.
@@ -106,12 +106,16 @@ fn network(name: &str, bytes: &[u8]) -> String {
          /// Whether every output weight times `QA` fits an `i16`, which the\n\
          /// AVX2 output layer's 16-bit multiply needs.\n\
          pub const OUTPUT_FITS_I16: bool = {fits_i16};\n\
-         /// The output bias.\n\
-         pub const OUTPUT_BIAS: i32 = {out_bias};",
+         /// Output buckets: sets of output weights, chosen by the number of\n\
+         /// men on the board (`kiln_params::net::output_bucket`).\n\
+         pub const OUTPUT_BUCKETS: usize = {buckets};\n\
+         /// The output bias of each bucket.\n\
+         pub const OUTPUT_BIASES: [i32; OUTPUT_BUCKETS] = {biases:?};",
         qa = header.qa,
         qb = header.qb,
         scale = header.scale,
         desc = header.description,
+        biases = weights.output_biases,
     );
     let _ = writeln!(
         s,
@@ -126,11 +130,15 @@ fn network(name: &str, bytes: &[u8]) -> String {
         "]);\n\
          /// The accumulator's starting values.\n\
          pub static FEATURE_BIASES: Aligned<[i16; HIDDEN]> = Aligned([{}]);\n\
-         /// Output weights: the side to move's {n}, then the other side's.\n\
-         pub static OUTPUT_WEIGHTS: Aligned<[i16; 2 * HIDDEN]> = Aligned([{}]);",
+         /// Output weights of each bucket: the side to move's {n}, then the\n\
+         /// other side's.\n\
+         pub static OUTPUT_WEIGHTS: Aligned<[[i16; 2 * HIDDEN]; OUTPUT_BUCKETS]> = Aligned([",
         join(&weights.feature_biases),
-        join(outputs),
     );
+    for bucket in outputs.chunks_exact(2 * n) {
+        let _ = writeln!(s, "[{}],", join(bucket));
+    }
+    let _ = writeln!(s, "]);");
     s
 }
 

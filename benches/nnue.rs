@@ -27,12 +27,13 @@ fn accumulators() -> Vec<Accumulator> {
 
 fn bench_output(c: &mut Criterion) {
     let accs = accumulators();
-    let run = |f: fn(&simd::Half, &simd::Half) -> i32| {
+    let run = |f: fn(&simd::Half, &simd::Half, usize) -> i32| {
         let mut sum = 0i32;
         for acc in &accs {
             sum = sum.wrapping_add(f(
                 black_box(acc.half(Color::White)),
                 black_box(acc.half(Color::Black)),
+                black_box(0),
             ));
         }
         sum

@@ -1,12 +1,14 @@
 //! Kiln's network file format (`.nnue`): a (768 → N)×2 → 1 network with
-//! integer weights, shared by the engine's build script (which checks and
+//! integer weights and B output buckets (one set of output weights per band
+//! of piece count), shared by the engine's build script (which checks and
 //! embeds the file), the trainer (which writes it) and anything that loads
 //! one at run time.
 //!
 //! ```text
 //! header   0..8    magic "KILNNNUE"
-//!          8..10   format version, u16 little-endian (1)
-//!         10..12   activation, u16: 1 = squared clipped ReLU, clamp(x, 0, QA)²
+//!          8..10   format version, u16 little-endian (2; version 1 is read too)
+//!         10       activation, u8: 1 = squared clipped ReLU, clamp(x, 0, QA)²
+//!         11       output buckets B, u8 (1 to 31; version 1: always 0, read as 1)
 //!         12..16   inputs, u32 (768)
 //!         16..20   hidden size N, u32 (a multiple of 16, at most 4096)
 //!         20..24   QA, u32: feature-transformer scale (255)
@@ -15,9 +17,9 @@
 //!         32..64   description: ASCII, zero-padded (the data it was trained on)
 //! body            feature weights, i16 [768][N]: feature f's N weights together
 //!                 feature biases, i16 [N]
-//!                 output weights, i16 [2N]: the first N read the side to
-//!                 move's accumulator, the next N the other side's
-//!                 output bias, i32
+//!                 output weights, i16 [B][2N]: per bucket, the first N read
+//!                 the side to move's accumulator, the next N the other side's
+//!                 output biases, i32 [B]
 //! trailer         checksum, u64: 64-bit FNV-1a of every byte before it
 //! ```
 //!
@@ -29,8 +31,9 @@
 //!
 //! ```text
 //! acc[p][i] = bias[i] + Σ weight[f][i] over the active features f of perspective p
-//! sum       = Σ act(acc[us][i])·out[i] + Σ act(acc[them][i])·out[N + i]   (i32, wrapping)
-//! eval      = (sum / QA + out_bias) · scale / (QA · QB)                   (centipawns, side to move)
+//! b         = (pieces on the board − 2) · B / 31                         (the output bucket)
+//! sum       = Σ act(acc[us][i])·out[b][i] + Σ act(acc[them][i])·out[b][N + i]   (i32, wrapping)
+//! eval      = (sum / QA + out_bias[b]) · scale / (QA · QB)                (centipawns, side to move)
 //! ```
 //!
 //! The last line is computed in `i64` (`sum / QA` times a scale of 400 can
@@ -44,10 +47,11 @@ use std::fmt;
 
 /// The first eight bytes of a network file.
 pub const MAGIC: [u8; 8] = *b"KILNNNUE";
-/// The format version this module reads and writes.
-pub const VERSION: u16 = 1;
+/// The format version this module writes; it reads this one and 1, the
+/// version before output buckets.
+pub const VERSION: u16 = 2;
 /// The activation code of the squared clipped ReLU.
-pub const ACTIVATION_SCRELU: u16 = 1;
+pub const ACTIVATION_SCRELU: u8 = 1;
 /// Input features: 2 colours × 6 kinds × 64 squares.
 pub const INPUTS: usize = 768;
 /// Bytes of the header.
@@ -56,6 +60,24 @@ pub const HEADER_BYTES: usize = 64;
 pub const DESCRIPTION_BYTES: usize = 32;
 /// The largest hidden size a file may declare.
 pub const MAX_HIDDEN: usize = 4096;
+/// The most output buckets a file may declare: a board holds 2 to 32 men,
+/// 31 counts, so more would leave buckets that no position reaches.
+pub const MAX_BUCKETS: usize = 31;
+
+/// The output bucket of a position with `pieces` men on the board (kings
+/// included, 2 to 32) in a network of `buckets` buckets: the range of piece
+/// counts cut into `buckets` bands of near-equal width, from 0 for the
+/// barest endgames to `buckets − 1` for the start position.
+pub const fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    let pieces = if pieces < 2 {
+        2
+    } else if pieces > 32 {
+        32
+    } else {
+        pieces
+    };
+    (pieces - 2) * buckets / 31
+}
 
 /// What a network file's header says, checked against its size and
 /// checksum by [`parse`].
@@ -63,6 +85,8 @@ pub const MAX_HIDDEN: usize = 4096;
 pub struct NetHeader {
     /// Hidden size N: neurons per perspective.
     pub hidden: usize,
+    /// Output buckets B.
+    pub buckets: usize,
     /// Feature-transformer quantisation scale.
     pub qa: i32,
     /// Output-layer quantisation scale.
@@ -76,17 +100,18 @@ pub struct NetHeader {
 impl NetHeader {
     /// The size in bytes of a file with this header.
     pub fn file_size(&self) -> usize {
-        file_size(self.hidden)
+        file_size(self.hidden, self.buckets)
     }
 }
 
 /// The size in bytes of a network file with `hidden` neurons per
-/// perspective.
-pub const fn file_size(hidden: usize) -> usize {
-    HEADER_BYTES + 2 * INPUTS * hidden + 2 * hidden + 2 * 2 * hidden + 4 + 8
+/// perspective and `buckets` output buckets.
+pub const fn file_size(hidden: usize, buckets: usize) -> usize {
+    layout(hidden, buckets).checksum + 8
 }
 
-/// Byte offsets of the body's parts in a file with `hidden` neurons.
+/// Byte offsets of the body's parts in a file with `hidden` neurons and
+/// `buckets` output buckets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// Start of the feature weights.
@@ -95,24 +120,25 @@ pub struct Layout {
     pub feature_biases: usize,
     /// Start of the output weights.
     pub output_weights: usize,
-    /// Start of the output bias.
-    pub output_bias: usize,
+    /// Start of the output biases.
+    pub output_biases: usize,
     /// Start of the checksum.
     pub checksum: usize,
 }
 
-/// Where each part of a file with `hidden` neurons starts.
-pub const fn layout(hidden: usize) -> Layout {
+/// Where each part of a file with `hidden` neurons and `buckets` output
+/// buckets starts.
+pub const fn layout(hidden: usize, buckets: usize) -> Layout {
     let feature_weights = HEADER_BYTES;
     let feature_biases = feature_weights + 2 * INPUTS * hidden;
     let output_weights = feature_biases + 2 * hidden;
-    let output_bias = output_weights + 2 * 2 * hidden;
+    let output_biases = output_weights + 2 * 2 * hidden * buckets;
     Layout {
         feature_weights,
         feature_biases,
         output_weights,
-        output_bias,
-        checksum: output_bias + 4,
+        output_biases,
+        checksum: output_biases + 4 * buckets,
     }
 }
 
@@ -138,7 +164,9 @@ pub enum NetError {
     /// A version this module does not read.
     Version(u16),
     /// An activation this module does not know.
-    Activation(u16),
+    Activation(u8),
+    /// An output bucket count of zero or above [`MAX_BUCKETS`].
+    Buckets(u8),
     /// An input count other than [`INPUTS`].
     Inputs(u32),
     /// A hidden size that is zero, not a multiple of 16 or above [`MAX_HIDDEN`].
@@ -160,8 +188,13 @@ impl fmt::Display for NetError {
                 write!(f, "{n} bytes: shorter than a {HEADER_BYTES}-byte header")
             }
             NetError::BadMagic => write!(f, "not a Kiln network (no \"KILNNNUE\" magic)"),
-            NetError::Version(v) => write!(f, "format version {v}; this build reads {VERSION}"),
+            NetError::Version(v) => {
+                write!(f, "format version {v}; this build reads 1 to {VERSION}")
+            }
             NetError::Activation(a) => write!(f, "unknown activation {a}"),
+            NetError::Buckets(b) => {
+                write!(f, "{b} output buckets: must be 1 to {MAX_BUCKETS}")
+            }
             NetError::Inputs(n) => write!(f, "{n} inputs; the format has {INPUTS}"),
             NetError::Hidden(n) => {
                 write!(
@@ -202,13 +235,20 @@ pub fn parse(bytes: &[u8]) -> Result<(NetHeader, u64), NetError> {
         return Err(NetError::BadMagic);
     }
     let version = u16_at(bytes, 8);
-    if version != VERSION {
+    if version != 1 && version != VERSION {
         return Err(NetError::Version(version));
     }
-    let activation = u16_at(bytes, 10);
+    // Version 1 had a u16 activation here, whose high byte was zero.
+    let activation = bytes[10];
     if activation != ACTIVATION_SCRELU {
         return Err(NetError::Activation(activation));
     }
+    let buckets = match (version, bytes[11]) {
+        (1, 0) => 1,
+        (1, high) => return Err(NetError::Activation(high)),
+        (_, b) if b == 0 || usize::from(b) > MAX_BUCKETS => return Err(NetError::Buckets(b)),
+        (_, b) => usize::from(b),
+    };
     let inputs = u32_at(bytes, 12);
     if inputs as usize != INPUTS {
         return Err(NetError::Inputs(inputs));
@@ -241,6 +281,7 @@ pub fn parse(bytes: &[u8]) -> Result<(NetHeader, u64), NetError> {
     let description = String::from_utf8_lossy(&raw[..end]).into_owned();
     let header = NetHeader {
         hidden: hidden as usize,
+        buckets,
         qa,
         qb,
         scale,
@@ -250,7 +291,7 @@ pub fn parse(bytes: &[u8]) -> Result<(NetHeader, u64), NetError> {
     if bytes.len() != expected {
         return Err(NetError::Size(expected, bytes.len()));
     }
-    let at = layout(header.hidden).checksum;
+    let at = layout(header.hidden, header.buckets).checksum;
     let stored = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
     let computed = fnv1a64(&bytes[..at]);
     if stored != computed {
@@ -266,17 +307,18 @@ pub struct NetWeights {
     pub feature_weights: Vec<i16>,
     /// `[N]`.
     pub feature_biases: Vec<i16>,
-    /// `[2N]`: side to move's half, then the other side's.
+    /// `[B][2N]`: per bucket, the side to move's half, then the other
+    /// side's.
     pub output_weights: Vec<i16>,
-    /// The output bias.
-    pub output_bias: i32,
+    /// `[B]`.
+    pub output_biases: Vec<i32>,
 }
 
 /// Checks a whole network file like [`parse`] and returns its weights
 /// too.
 pub fn read(bytes: &[u8]) -> Result<(NetHeader, NetWeights, u64), NetError> {
     let (header, fingerprint) = parse(bytes)?;
-    let at = layout(header.hidden);
+    let at = layout(header.hidden, header.buckets);
     let i16s = |from: usize, to: usize| -> Vec<i16> {
         bytes[from..to]
             .chunks_exact(2)
@@ -286,12 +328,11 @@ pub fn read(bytes: &[u8]) -> Result<(NetHeader, NetWeights, u64), NetError> {
     let weights = NetWeights {
         feature_weights: i16s(at.feature_weights, at.feature_biases),
         feature_biases: i16s(at.feature_biases, at.output_weights),
-        output_weights: i16s(at.output_weights, at.output_bias),
-        output_bias: i32::from_le_bytes(
-            bytes[at.output_bias..at.checksum]
-                .try_into()
-                .expect("4 bytes"),
-        ),
+        output_weights: i16s(at.output_weights, at.output_biases),
+        output_biases: bytes[at.output_biases..at.checksum]
+            .chunks_exact(4)
+            .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect(),
     };
     Ok((header, weights, fingerprint))
 }
@@ -308,8 +349,9 @@ impl fmt::Display for WriteError {
 
 impl std::error::Error for WriteError {}
 
-/// The bytes of a network file holding `weights` under `header` (whose
-/// hidden size must match the weights), checksum included.
+/// The bytes of a network file (the current [`VERSION`]) holding
+/// `weights` under `header` (whose hidden size and bucket count must match
+/// the weights), checksum included.
 pub fn write(header: &NetHeader, weights: &NetWeights) -> Result<Vec<u8>, WriteError> {
     let n = header.hidden;
     if n == 0 || !n.is_multiple_of(16) || n > MAX_HIDDEN {
@@ -317,10 +359,21 @@ pub fn write(header: &NetHeader, weights: &NetWeights) -> Result<Vec<u8>, WriteE
             "hidden size {n}: must be a multiple of 16 up to {MAX_HIDDEN}"
         )));
     }
+    let buckets = header.buckets;
+    if buckets == 0 || buckets > MAX_BUCKETS {
+        return Err(WriteError(format!(
+            "{buckets} output buckets: must be 1 to {MAX_BUCKETS}"
+        )));
+    }
     let sizes = [
         ("feature weights", weights.feature_weights.len(), INPUTS * n),
         ("feature biases", weights.feature_biases.len(), n),
-        ("output weights", weights.output_weights.len(), 2 * n),
+        (
+            "output weights",
+            weights.output_weights.len(),
+            2 * n * buckets,
+        ),
+        ("output biases", weights.output_biases.len(), buckets),
     ];
     for (name, found, expected) in sizes {
         if found != expected {
@@ -335,10 +388,11 @@ pub fn write(header: &NetHeader, weights: &NetWeights) -> Result<Vec<u8>, WriteE
             header.description
         )));
     }
-    let mut bytes = Vec::with_capacity(file_size(n));
+    let mut bytes = Vec::with_capacity(file_size(n, buckets));
     bytes.extend_from_slice(&MAGIC);
     bytes.extend_from_slice(&VERSION.to_le_bytes());
-    bytes.extend_from_slice(&ACTIVATION_SCRELU.to_le_bytes());
+    bytes.push(ACTIVATION_SCRELU);
+    bytes.push(buckets as u8);
     for value in [
         INPUTS as u32,
         n as u32,
@@ -360,10 +414,12 @@ pub fn write(header: &NetHeader, weights: &NetWeights) -> Result<Vec<u8>, WriteE
             bytes.extend_from_slice(&w.to_le_bytes());
         }
     }
-    bytes.extend_from_slice(&weights.output_bias.to_le_bytes());
+    for bias in &weights.output_biases {
+        bytes.extend_from_slice(&bias.to_le_bytes());
+    }
     let checksum = fnv1a64(&bytes);
     bytes.extend_from_slice(&checksum.to_le_bytes());
-    debug_assert_eq!(bytes.len(), file_size(n));
+    debug_assert_eq!(bytes.len(), file_size(n, buckets));
     parse(&bytes).map_err(|e| WriteError(format!("wrote an unreadable file: {e}")))?;
     Ok(bytes)
 }
@@ -373,9 +429,14 @@ mod tests {
     use super::*;
 
     fn small() -> (NetHeader, NetWeights) {
+        small_with(1)
+    }
+
+    fn small_with(buckets: usize) -> (NetHeader, NetWeights) {
         let n = 16;
         let header = NetHeader {
             hidden: n,
+            buckets,
             qa: 255,
             qb: 64,
             scale: 400,
@@ -384,8 +445,8 @@ mod tests {
         let weights = NetWeights {
             feature_weights: (0..INPUTS * n).map(|i| (i % 251) as i16 - 125).collect(),
             feature_biases: (0..n as i16).collect(),
-            output_weights: (0..2 * n as i16).map(|i| -i).collect(),
-            output_bias: -77,
+            output_weights: (0..(2 * n * buckets) as i16).map(|i| -i).collect(),
+            output_biases: (0..buckets as i32).map(|b| b - 77).collect(),
         };
         (header, weights)
     }
@@ -398,15 +459,62 @@ mod tests {
         assert_eq!(read_header, header);
         assert_eq!(read(&bytes), Ok((header, weights, fingerprint)));
         assert_eq!(fingerprint, fnv1a64(&bytes[..bytes.len() - 8]));
-        let at = layout(16);
+        let at = layout(16, 1);
         assert_eq!(
             i16::from_le_bytes([bytes[at.feature_biases + 2], bytes[at.feature_biases + 3]]),
             1
         );
         assert_eq!(
-            i32::from_le_bytes(bytes[at.output_bias..at.checksum].try_into().unwrap()),
+            i32::from_le_bytes(bytes[at.output_biases..at.checksum].try_into().unwrap()),
             -77
         );
+
+        let (header, weights) = small_with(8);
+        let bytes = write(&header, &weights).expect("valid weights");
+        assert_eq!((bytes[10], bytes[11]), (ACTIVATION_SCRELU, 8));
+        assert_eq!(bytes.len(), file_size(16, 8));
+        let (read_header, read_weights, _) = read(&bytes).expect("written file");
+        assert_eq!((read_header, read_weights), (header, weights));
+    }
+
+    /// A file of version 1 (no buckets: the byte after the activation is
+    /// zero) reads as one bucket; other versions and bucket counts are
+    /// refused.
+    #[test]
+    fn version_one_files_read_as_one_bucket() {
+        let (header, weights) = small();
+        let mut bytes = write(&header, &weights).expect("valid weights");
+        let end = bytes.len() - 8;
+        let resum = |bytes: &mut Vec<u8>| {
+            let sum = fnv1a64(&bytes[..end]);
+            bytes[end..].copy_from_slice(&sum.to_le_bytes());
+        };
+        bytes[8..12].copy_from_slice(&[1, 0, 1, 0]);
+        resum(&mut bytes);
+        assert_eq!(read(&bytes).map(|(h, w, _)| (h, w)), Ok((header, weights)));
+        bytes[8] = 3;
+        resum(&mut bytes);
+        assert_eq!(parse(&bytes), Err(NetError::Version(3)));
+        bytes[8] = 2;
+        bytes[11] = 0;
+        resum(&mut bytes);
+        assert_eq!(parse(&bytes), Err(NetError::Buckets(0)));
+        bytes[11] = 32;
+        resum(&mut bytes);
+        assert_eq!(parse(&bytes), Err(NetError::Buckets(32)));
+    }
+
+    #[test]
+    fn output_buckets_cover_every_piece_count_in_order() {
+        for buckets in 1..=MAX_BUCKETS {
+            let all: Vec<usize> = (2..=32).map(|p| output_bucket(p, buckets)).collect();
+            assert_eq!(all[0], 0);
+            assert_eq!(all[30], buckets - 1);
+            assert!(all.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+        }
+        assert_eq!(output_bucket(5, 8), 0);
+        assert_eq!(output_bucket(6, 8), 1);
+        assert_eq!(output_bucket(32, 8), 7);
     }
 
     #[test]

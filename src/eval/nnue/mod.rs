@@ -20,7 +20,7 @@ pub mod simd;
 pub mod stack;
 
 use self::accumulator::Accumulator;
-use self::network::{OUTPUT_BIAS, QA, QB, SCALE};
+use self::network::{OUTPUT_BIASES, OUTPUT_BUCKETS, QA, QB, SCALE};
 use self::stack::AccumulatorStack;
 use super::endgame::{self, Verdict};
 use super::score::{MAX_EVAL, Score};
@@ -33,7 +33,7 @@ pub fn evaluate(board: &Board, stack: &mut AccumulatorStack) -> Score {
     if let Some(score) = exact(board) {
         return score;
     }
-    output(stack.update(board), board.side_to_move())
+    output(stack.update(board), board.side_to_move(), bucket(board))
 }
 
 /// [`evaluate`] from a freshly built accumulator (tests, checks, and one-off
@@ -42,7 +42,18 @@ pub fn evaluate_fresh(board: &Board) -> Score {
     if let Some(score) = exact(board) {
         return score;
     }
-    output(&Accumulator::refresh(board), board.side_to_move())
+    output(
+        &Accumulator::refresh(board),
+        board.side_to_move(),
+        bucket(board),
+    )
+}
+
+/// The output bucket of `board`: which set of output weights reads its
+/// accumulators, by the number of men on the board.
+#[inline(always)]
+pub fn bucket(board: &Board) -> usize {
+    kiln_params::net::output_bucket(board.occupied().count() as usize, OUTPUT_BUCKETS)
 }
 
 /// The endgame table's exact verdict, side to move's view, if it has one.
@@ -60,18 +71,19 @@ fn exact(board: &Board) -> Option<Score> {
     }
 }
 
-/// The network's output for `acc` with `us` to move, clamped to
-/// ±[`MAX_EVAL`].
+/// The network's output for `acc` with `us` to move, read through output
+/// bucket `bucket` ([`bucket`]), clamped to ±[`MAX_EVAL`].
 #[inline]
-pub fn output(acc: &Accumulator, us: Color) -> Score {
-    let sum = simd::output_sum(acc.half(us), acc.half(!us));
-    centipawns(sum).clamp(i64::from(-MAX_EVAL), i64::from(MAX_EVAL)) as Score
+pub fn output(acc: &Accumulator, us: Color, bucket: usize) -> Score {
+    let sum = simd::output_sum(acc.half(us), acc.half(!us), bucket);
+    centipawns(sum, bucket).clamp(i64::from(-MAX_EVAL), i64::from(MAX_EVAL)) as Score
 }
 
-/// The file format's last step: `(sum / QA + out_bias) · scale / (QA ·
-/// QB)`, in 64 bits so that no network's sum can overflow it. Divisions
-/// truncate toward zero, as Rust's (and the trainer's) integer division.
+/// The file format's last step: `(sum / QA + out_bias[bucket]) · scale /
+/// (QA · QB)`, in 64 bits so that no network's sum can overflow it.
+/// Divisions truncate toward zero, as Rust's (and the trainer's) integer
+/// division.
 #[inline(always)]
-pub fn centipawns(sum: i32) -> i64 {
-    (i64::from(sum / QA) + i64::from(OUTPUT_BIAS)) * i64::from(SCALE) / i64::from(QA * QB)
+pub fn centipawns(sum: i32, bucket: usize) -> i64 {
+    (i64::from(sum / QA) + i64::from(OUTPUT_BIASES[bucket])) * i64::from(SCALE) / i64::from(QA * QB)
 }

@@ -27,8 +27,10 @@ mod tests {
             OUTPUT_WEIGHTS
                 .0
                 .iter()
+                .flatten()
                 .all(|w| i32::from(*w).abs() * QA <= 32767)
         );
         assert!(DESCRIPTION.is_ascii());
+        assert!((1..=kiln_params::net::MAX_BUCKETS).contains(&OUTPUT_BUCKETS));
     }
 }

@@ -44,22 +44,26 @@ pub fn sub(acc: &mut Half, column: &Half) {
     }
 }
 
-/// The output layer before scaling: `Σ act(us[i])·out[i] + Σ
-/// act(them[i])·out[N + i]`, with `act(x) = clamp(x, 0, QA)²`, as an
-/// `i32` wrapping sum (the file format's formula).
+/// The output layer of output bucket `bucket` before scaling: `Σ
+/// act(us[i])·out[bucket][i] + Σ act(them[i])·out[bucket][N + i]`, with
+/// `act(x) = clamp(x, 0, QA)²`, as an `i32` wrapping sum (the file
+/// format's formula).
+///
+/// # Panics
+/// If `bucket` is not below [`OUTPUT_BUCKETS`].
 #[inline]
-pub fn output_sum(us: &Half, them: &Half) -> i32 {
+pub fn output_sum(us: &Half, them: &Half, bucket: usize) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { output_sum_avx2(us, them) };
+        return unsafe { output_sum_avx2(us, them, bucket) };
     }
-    output_sum_scalar(us, them)
+    output_sum_scalar(us, them, bucket)
 }
 
 /// The portable [`output_sum`].
-pub fn output_sum_scalar(us: &Half, them: &Half) -> i32 {
-    let (ours, theirs) = OUTPUT_WEIGHTS.0.split_at(HIDDEN);
+pub fn output_sum_scalar(us: &Half, them: &Half, bucket: usize) -> i32 {
+    let (ours, theirs) = OUTPUT_WEIGHTS.0[bucket].split_at(HIDDEN);
     let mut sum = 0i32;
     for (values, weights) in [(us, ours), (them, theirs)] {
         for (&x, &w) in values.iter().zip(weights) {
@@ -80,13 +84,13 @@ pub fn output_sum_scalar(us: &Half, them: &Half) -> i32 {
 /// The CPU must support AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn output_sum_avx2(us: &Half, them: &Half) -> i32 {
+unsafe fn output_sum_avx2(us: &Half, them: &Half, bucket: usize) -> i32 {
     use std::arch::x86_64::*;
     const LANES: usize = 16;
     let zero = _mm256_setzero_si256();
     let qa = _mm256_set1_epi16(QA as i16);
     let mut sum = _mm256_setzero_si256();
-    let (ours, theirs) = OUTPUT_WEIGHTS.0.split_at(HIDDEN);
+    let (ours, theirs) = OUTPUT_WEIGHTS.0[bucket].split_at(HIDDEN);
     for (values, weights) in [(us, ours), (them, theirs)] {
         for (x, w) in values.chunks_exact(LANES).zip(weights.chunks_exact(LANES)) {
             // SAFETY: both chunks hold exactly 16 i16 (32 bytes); the
@@ -129,6 +133,7 @@ unsafe fn output_sum_avx2(us: &Half, them: &Half) -> i32 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::network::OUTPUT_BUCKETS;
     use super::*;
 
     /// Halves that reach every clamp: far below zero, zero, inside, QA,
@@ -152,9 +157,13 @@ mod tests {
     #[test]
     fn simd_and_scalar_kernels_agree_bit_for_bit() {
         let halves = extreme_halves();
-        for us in &halves {
+        for (i, us) in halves.iter().enumerate() {
             for them in halves.iter().step_by(7) {
-                assert_eq!(output_sum(us, them), output_sum_scalar(us, them));
+                let bucket = i % OUTPUT_BUCKETS;
+                assert_eq!(
+                    output_sum(us, them, bucket),
+                    output_sum_scalar(us, them, bucket)
+                );
                 let mut a = *us;
                 add(&mut a, them);
                 sub(&mut a, them);

@@ -192,11 +192,12 @@ mod tests {
     fn check(stack: &mut AccumulatorStack, board: &Board) {
         let fresh = Accumulator::refresh(board);
         assert_eq!(*stack.update(board), fresh, "{}", board.to_fen());
+        let bucket = crate::eval::nnue::bucket(board);
         for us in crate::board::Color::ALL {
             let (a, b) = (fresh.half(us), fresh.half(!us));
             assert_eq!(
-                output_sum(a, b),
-                output_sum_scalar(a, b),
+                output_sum(a, b, bucket),
+                output_sum_scalar(a, b, bucket),
                 "{}",
                 board.to_fen()
             );

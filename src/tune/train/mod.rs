@@ -140,7 +140,7 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
         lambda: options.lambda as f32,
     };
     let threads = options.threads;
-    let mut net = Network::random(options.hidden, options.seed);
+    let mut net = Network::random(options.hidden, options.buckets, options.seed);
     // The held-out loss of a network, when there are held-out positions.
     let held_out = |net: &Network| {
         (!holdout.is_empty()).then(|| optimise::mean_loss(net, &holdout, &objective, threads))
@@ -155,9 +155,10 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
         )
     };
     println!(
-        "K {k:.6}, {} training and {held} held-out positions, hidden {}",
+        "K {k:.6}, {} training and {held} held-out positions, hidden {}, output buckets {}",
         positions.len(),
-        options.hidden
+        options.hidden,
+        options.buckets
     );
     if let Some(loss) = hand_written {
         println!("hand-written evaluation: held-out {loss:.6}");
@@ -253,6 +254,7 @@ fn write_network(
         .unwrap_or_else(|| format!("kiln train {positions} positions"));
     let header = NetHeader {
         hidden: options.hidden,
+        buckets: options.buckets,
         qa: quantise::QA,
         qb: quantise::QB,
         scale: options.scale as i32,

@@ -3,7 +3,8 @@
 //! ```text
 //! acc_us[i]   = bias[i] + Σ weight[f][i] over the side to move's features f
 //! acc_them[i] = the same over the other side's features
-//! raw         = Σ screlu(acc_us[i])·out[i] + Σ screlu(acc_them[i])·out[N + i] + out_bias
+//! b           = output_bucket(pieces on the board, B)
+//! raw         = Σ screlu(acc_us[i])·out[b][i] + Σ screlu(acc_them[i])·out[b][N + i] + out_bias[b]
 //! cp          = raw · scale,   screlu(x) = clamp(x, 0, 1)²
 //! ```
 //!
@@ -12,7 +13,7 @@
 //! pass.
 
 use crate::rng::Rng;
-use kiln_params::net::INPUTS;
+use kiln_params::net::{INPUTS, output_bucket};
 
 /// The float weights of a (768 → N)×2 → 1 network; the same shape also
 /// holds a gradient.
@@ -20,14 +21,16 @@ use kiln_params::net::INPUTS;
 pub struct Network {
     /// Neurons per perspective.
     pub hidden: usize,
+    /// Output buckets B.
+    pub buckets: usize,
     /// `[768][N]`: feature f's N weights together.
     pub feature_weights: Vec<f32>,
     /// `[N]`.
     pub feature_biases: Vec<f32>,
-    /// `[2N]`: the side to move's N, then the other side's.
+    /// `[B][2N]`: per bucket, the side to move's N, then the other side's.
     pub output_weights: Vec<f32>,
-    /// The output bias.
-    pub output_bias: f32,
+    /// `[B]`.
+    pub output_biases: Vec<f32>,
 }
 
 /// The squared clipped ReLU.
@@ -39,13 +42,14 @@ fn screlu(x: f32) -> f32 {
 
 impl Network {
     /// All zeros: an empty gradient.
-    pub fn zeros(hidden: usize) -> Network {
+    pub fn zeros(hidden: usize, buckets: usize) -> Network {
         Network {
             hidden,
+            buckets,
             feature_weights: vec![0.0; INPUTS * hidden],
             feature_biases: vec![0.0; hidden],
-            output_weights: vec![0.0; 2 * hidden],
-            output_bias: 0.0,
+            output_weights: vec![0.0; 2 * hidden * buckets],
+            output_biases: vec![0.0; buckets],
         }
     }
 
@@ -53,10 +57,10 @@ impl Network {
     /// ±0.1 (an accumulator of some 30 features then starts well inside
     /// the activation's range), output weights uniform in ±1/√(2N), biases
     /// zero.
-    pub fn random(hidden: usize, seed: u64) -> Network {
+    pub fn random(hidden: usize, buckets: usize, seed: u64) -> Network {
         let mut rng = Rng::new(seed);
         let mut uniform = |range: f64| ((rng.unit() * 2.0 - 1.0) * range) as f32;
-        let mut net = Network::zeros(hidden);
+        let mut net = Network::zeros(hidden, buckets);
         net.feature_weights
             .iter_mut()
             .for_each(|w| *w = uniform(0.1));
@@ -68,13 +72,13 @@ impl Network {
     }
 
     /// Every parameter, in a fixed order: feature weights, feature
-    /// biases, output weights, output bias.
+    /// biases, output weights, output biases.
     pub fn parts_mut(&mut self) -> [&mut [f32]; 4] {
         [
             &mut self.feature_weights,
             &mut self.feature_biases,
             &mut self.output_weights,
-            std::slice::from_mut(&mut self.output_bias),
+            &mut self.output_biases,
         ]
     }
 
@@ -84,7 +88,7 @@ impl Network {
             &self.feature_weights,
             &self.feature_biases,
             &self.output_weights,
-            std::slice::from_ref(&self.output_bias),
+            &self.output_biases,
         ]
     }
 
@@ -120,17 +124,24 @@ impl Network {
         }
     }
 
+    /// The output bucket of a position with active features `us` (one
+    /// per man on the board).
+    fn bucket(&self, us: &[u16]) -> usize {
+        output_bucket(us.len(), self.buckets)
+    }
+
     /// The network's output (before the centipawn scale) for the active
     /// features `us` and `them`; leaves the accumulators in `acc` (2N) for
     /// [`Network::backward`].
     pub fn forward(&self, us: &[u16], them: &[u16], acc: &mut [f32]) -> f32 {
         self.accumulate(us, them, acc);
+        let bucket = self.bucket(us);
         let sum: f32 = acc
             .iter()
-            .zip(&self.output_weights)
+            .zip(&self.output_weights[bucket * 2 * self.hidden..])
             .map(|(&a, &w)| screlu(a) * w)
             .sum();
-        sum + self.output_bias
+        sum + self.output_biases[bucket]
     }
 
     /// Adds to `grad` the gradient of a loss whose derivative by the
@@ -138,13 +149,18 @@ impl Network {
     /// (which this overwrites: it is used up).
     pub fn backward(&self, us: &[u16], them: &[u16], acc: &mut [f32], d: f32, grad: &mut Network) {
         let n = self.hidden;
-        grad.output_bias += d;
-        for (g, &a) in grad.output_weights.iter_mut().zip(acc.iter()) {
+        let bucket = self.bucket(us);
+        grad.output_biases[bucket] += d;
+        let outputs = bucket * 2 * n..(bucket + 1) * 2 * n;
+        for (g, &a) in grad.output_weights[outputs.clone()]
+            .iter_mut()
+            .zip(acc.iter())
+        {
             *g += d * screlu(a);
         }
         // d loss / d acc, in place of the accumulators: zero where the
         // activation is flat.
-        for (a, &w) in acc.iter_mut().zip(&self.output_weights) {
+        for (a, &w) in acc.iter_mut().zip(&self.output_weights[outputs]) {
             *a = if *a > 0.0 && *a < 1.0 {
                 d * w * 2.0 * *a
             } else {
@@ -180,18 +196,24 @@ mod tests {
     }
 
     /// The backward pass against finite differences of the loss, on a
-    /// small network with two positions.
+    /// small network with two positions, with one output bucket and with
+    /// enough that the two positions use different ones.
     #[test]
     fn gradient_matches_finite_differences() {
+        gradient_check(1);
+        gradient_check(31);
+    }
+
+    fn gradient_check(buckets: usize) {
         let hidden = 16;
-        let mut net = Network::random(hidden, 7);
+        let mut net = Network::random(hidden, buckets, 7);
         // Biases that put most neurons inside (0, 1), where the gradient
         // is not zero.
         net.feature_biases
             .iter_mut()
             .enumerate()
             .for_each(|(i, b)| *b = 0.3 + 0.02 * i as f32);
-        net.output_bias = 0.1;
+        net.output_biases.iter_mut().for_each(|b| *b = 0.1);
         let positions: [(&[u16], &[u16], f32); 2] = [
             (&[4, 100, 383, 500], &[388, 10, 700], 0.8),
             (&[60, 420], &[3, 444, 767], 0.1),
@@ -203,7 +225,7 @@ mod tests {
                 .map(|&(us, them, t)| loss(net.forward(us, them, &mut acc), t).0)
                 .sum::<f64>()
         };
-        let mut grad = Network::zeros(hidden);
+        let mut grad = Network::zeros(hidden, buckets);
         let mut acc = vec![0.0; 2 * hidden];
         for &(us, them, t) in &positions {
             let raw = net.forward(us, them, &mut acc);
@@ -217,8 +239,8 @@ mod tests {
             indices.extend((0..hidden).step_by(3).map(|i| (0, f * hidden + i)));
         }
         indices.extend((0..hidden).map(|i| (1, i)));
-        indices.extend((0..2 * hidden).map(|i| (2, i)));
-        indices.push((3, 0));
+        indices.extend((0..2 * hidden * buckets).map(|i| (2, i)));
+        indices.extend((0..buckets).map(|b| (3, b)));
         let mut checked = 0;
         for (part, i) in indices {
             let mut plus = net.clone();

@@ -128,10 +128,12 @@ pub fn train(
     epoch_done: &mut EpochDone,
 ) {
     let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
-    let mut m = Network::zeros(net.hidden);
-    let mut v = Network::zeros(net.hidden);
+    let mut m = Network::zeros(net.hidden, net.buckets);
+    let mut v = Network::zeros(net.hidden, net.buckets);
     let threads = schedule.threads.max(1);
-    let mut grads: Vec<Network> = (0..threads).map(|_| Network::zeros(net.hidden)).collect();
+    let mut grads: Vec<Network> = (0..threads)
+        .map(|_| Network::zeros(net.hidden, net.buckets))
+        .collect();
     let mut rng = Rng::new(schedule.seed ^ 0x5DEE_CE66_D1CE_5EED);
     let mut step = 0i32;
     for epoch in 0..schedule.epochs {

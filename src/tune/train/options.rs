@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 
 use super::super::options::{ArgError, Parsed, for_each_option};
-use kiln_params::net::{DESCRIPTION_BYTES, MAX_HIDDEN};
+use kiln_params::net::{DESCRIPTION_BYTES, MAX_BUCKETS, MAX_HIDDEN};
 
 /// Usage text of `kiln train`.
 pub const USAGE: &str = "\
@@ -20,6 +20,7 @@ integer evaluation is from the float network's on held-out positions.
   --description <text>     ASCII, at most 32 bytes, stored in the file
                            (default: `kiln train <count> positions`)
   --hidden <n>             neurons per perspective, a multiple of 16 (default 128)
+  --buckets <n>            output buckets, chosen by the men on the board, 1-31 (default 1)
   --epochs <n>             passes over the data (default 20)
   --batch <n>              positions per Adam step (default 16384)
   --lr <x>                 Adam step size, falling linearly to a tenth (default 0.001)
@@ -48,6 +49,8 @@ pub struct Options {
     pub description: Option<String>,
     /// Neurons per perspective.
     pub hidden: usize,
+    /// Output buckets: sets of output weights chosen by the number of men.
+    pub buckets: usize,
     /// Passes over the data.
     pub epochs: u32,
     /// Positions per Adam step.
@@ -91,6 +94,7 @@ impl Options {
             out: String::new(),
             description: None,
             hidden: 128,
+            buckets: 1,
             epochs: 20,
             batch: 16_384,
             lr: 0.001,
@@ -133,6 +137,7 @@ impl Options {
                     }
                     o.hidden = n as usize;
                 }
+                "--buckets" => o.buckets = args.number(flag, 1, MAX_BUCKETS as u64)? as usize,
                 "--epochs" => o.epochs = args.number(flag, 1, 100_000)? as u32,
                 "--batch" => o.batch = args.number(flag, 1, 100_000_000)? as usize,
                 "--lr" => o.lr = args.fraction(flag, 1e-7, 10.0)?,
@@ -176,6 +181,12 @@ mod tests {
         );
         assert!(parse("--data d --out x --hidden 100").is_err());
         assert!(parse("--data d --out x --hidden 0").is_err());
+        assert!(parse("--data d --out x --buckets 0").is_err());
+        assert!(parse("--data d --out x --buckets 32").is_err());
+        assert_eq!(
+            parse("--data d --out x --buckets 8").map(|o| o.buckets),
+            Ok(8)
+        );
         assert!(parse("--data d --out x --lambda 2").is_err());
         assert!(parse("--data d --out x --threads 0").is_err());
         assert!(
@@ -208,6 +219,7 @@ mod tests {
         let o = parse("--data d --out x").unwrap();
         let real = |option| default(USAGE, option).and_then(|x| x.parse::<f64>().ok());
         assert_eq!(real("--hidden"), Some(o.hidden as f64));
+        assert_eq!(real("--buckets"), Some(o.buckets as f64));
         assert_eq!(real("--epochs"), Some(f64::from(o.epochs)));
         assert_eq!(real("--batch"), Some(o.batch as f64));
         assert_eq!(real("--lr"), Some(o.lr));

@@ -18,24 +18,32 @@ fn to_i16(x: f32, scale: i32) -> i16 {
 }
 
 /// The network's weights in integers: feature weights and biases times
-/// QA, output weights times QB, the output bias times QA·QB.
+/// QA, output weights times QB, the output biases times QA·QB.
 pub fn quantise(net: &Network) -> NetWeights {
     NetWeights {
         feature_weights: net.feature_weights.iter().map(|&w| to_i16(w, QA)).collect(),
         feature_biases: net.feature_biases.iter().map(|&w| to_i16(w, QA)).collect(),
         output_weights: net.output_weights.iter().map(|&w| to_i16(w, QB)).collect(),
-        output_bias: (f64::from(net.output_bias) * f64::from(QA * QB))
-            .round()
-            .clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32,
+        output_biases: net
+            .output_biases
+            .iter()
+            .map(|&b| {
+                (f64::from(b) * f64::from(QA * QB))
+                    .round()
+                    .clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32
+            })
+            .collect(),
     }
 }
 
 /// The integer evaluation in centipawns (side to move) of the position
 /// with active features `us` and `them`, exactly as in `kiln_params::net`'s
-/// module doc: `acc = bias + Σ weight`, `sum = Σ clamp(acc, 0, QA)²·out`
-/// (i32, wrapping), `eval = (sum / QA + out_bias) · scale / (QA·QB)`.
+/// module doc: the bucket `b` from the number of men (`us.len()`),
+/// `acc = bias + Σ weight`, `sum = Σ clamp(acc, 0, QA)²·out[b]` (i32,
+/// wrapping), `eval = (sum / QA + out_bias[b]) · scale / (QA·QB)`.
 pub fn evaluate(header: &NetHeader, weights: &NetWeights, us: &[u16], them: &[u16]) -> i32 {
     let n = header.hidden;
+    let bucket = kiln_params::net::output_bucket(us.len(), header.buckets);
     let mut sum = 0i32;
     for (half, features) in [(0, us), (1, them)] {
         let mut acc: Vec<i32> = weights
@@ -49,13 +57,13 @@ pub fn evaluate(header: &NetHeader, weights: &NetWeights, us: &[u16], them: &[u1
                 *a += i32::from(w);
             }
         }
-        let out = &weights.output_weights[half * n..][..n];
+        let out = &weights.output_weights[bucket * 2 * n + half * n..][..n];
         for (&a, &w) in acc.iter().zip(out) {
             let c = a.clamp(0, header.qa);
             sum = sum.wrapping_add(c * c * i32::from(w));
         }
     }
-    let eval = i64::from(sum / header.qa + weights.output_bias) * i64::from(header.scale)
+    let eval = i64::from(sum / header.qa + weights.output_biases[bucket]) * i64::from(header.scale)
         / i64::from(header.qa * header.qb);
     eval as i32
 }
@@ -70,7 +78,8 @@ mod tests {
     #[test]
     fn integer_evaluation_matches_the_float_network_on_exact_weights() {
         let hidden = 32;
-        let mut net = Network::random(hidden, 11);
+        let buckets = 8;
+        let mut net = Network::random(hidden, buckets, 11);
         for w in net
             .feature_weights
             .iter_mut()
@@ -82,21 +91,29 @@ mod tests {
         for w in &mut net.output_weights {
             *w = (*w * 4.0 * QB as f32).round() / QB as f32;
         }
-        net.output_bias = 0.1;
+        for (b, bias) in net.output_biases.iter_mut().enumerate() {
+            *bias = 0.1 - 0.05 * b as f32;
+        }
         let weights = quantise(&net);
         let header = NetHeader {
             hidden,
+            buckets,
             qa: QA,
             qb: QB,
             scale: 400,
             description: String::new(),
         };
         let mut acc = vec![0.0; 2 * hidden];
-        let positions: [(&[u16], &[u16]); 3] = [
+        // Twenty-four men: a bucket other than the first.
+        let many: Vec<u16> = (0..24).map(|i| i * 31 % 768).collect();
+        let many_them: Vec<u16> = many.iter().map(|f| (f + 384) % 768).collect();
+        let positions: [(&[u16], &[u16]); 4] = [
             (&[4, 100, 383, 500], &[388, 10, 700]),
             (&[60, 420, 3], &[3, 444, 767, 5, 6]),
             (&[], &[]),
+            (&many, &many_them),
         ];
+        assert_eq!(kiln_params::net::output_bucket(many.len(), buckets), 5);
         for (us, them) in positions {
             let float = net.forward(us, them, &mut acc) * 400.0;
             let integer = evaluate(&header, &weights, us, them);
