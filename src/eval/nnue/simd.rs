@@ -50,7 +50,7 @@ pub fn sub(acc: &mut Half, column: &Half) {
 /// format's formula).
 ///
 /// # Panics
-/// If `bucket` is not below [`OUTPUT_BUCKETS`].
+/// If `bucket` is not below [`OUTPUT_BUCKETS`](super::network::OUTPUT_BUCKETS).
 #[inline]
 pub fn output_sum(us: &Half, them: &Half, bucket: usize) -> i32 {
     #[cfg(target_arch = "x86_64")]
