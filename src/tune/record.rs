@@ -334,6 +334,11 @@ pub fn side_to_move(record: &[u8; RECORD_BYTES]) -> Color {
     }
 }
 
+/// Whether either side of a position record may still castle.
+pub fn has_castling_rights(record: &[u8; RECORD_BYTES]) -> bool {
+    record[31] & 0b1111 != 0
+}
+
 /// Why training data could not be read.
 #[derive(Debug)]
 pub enum DataError {

@@ -33,9 +33,6 @@ pub struct Position {
     /// The search score in centipawns from White's side, if the data has
     /// one.
     white_score: Option<f32>,
-    /// Neither side may castle, so the position mirrored left to right
-    /// (files a and h swapped) is as legal and worth the same.
-    mirrorable: bool,
     /// Whether [`Position::features`] gives the mirrored position's
     /// features (set only on a mirrorable position).
     mirrored: bool,
@@ -58,7 +55,6 @@ impl Position {
             record,
             white_result: result.white_score() as f32,
             white_score: data.white_score.map(|s| s as f32),
-            mirrorable: data.board.castling_rights().is_empty(),
             mirrored: false,
         })
     }
@@ -67,14 +63,14 @@ impl Position {
     /// has a castling right, which is the only thing in chess that tells
     /// the a-file from the h-file.
     pub fn is_mirrorable(&self) -> bool {
-        self.mirrorable
+        !record::has_castling_rights(&self.record)
     }
 
     /// Makes [`Position::features`] give the features of the position
     /// mirrored left to right (`true`) or of the position itself; a
     /// position that is not mirrorable stays as it is.
     pub fn set_mirrored(&mut self, mirrored: bool) {
-        self.mirrored = mirrored && self.mirrorable;
+        self.mirrored = mirrored && self.is_mirrorable();
     }
 
     /// The side to move.
