@@ -8,7 +8,7 @@ use crate::board::Board;
 
 /// Whether the network evaluates by default. The one place the default is
 /// written: the options' declarations and the searcher read it.
-pub const USE_NNUE_DEFAULT: bool = false;
+pub const USE_NNUE_DEFAULT: bool = true;
 
 /// A static evaluation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

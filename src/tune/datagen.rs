@@ -75,7 +75,7 @@ White's view): 32-byte binary records (docs/tuning.md), or with --text one
   --hash <MiB>             hash table per thread (default 16)
   --opponent <engine>      play this UCI engine instead of Kiln itself
   --opponent-nodes <n>     the opponent's nodes per move (default 10000)
-  --eval <name>            Kiln's static evaluation: classical or nnue (default classical)
+  --eval <name>            Kiln's static evaluation: classical or nnue (default nnue)
   -h, --help               this help
 
 Whole numbers and seeds are decimal or 0x hex; options also take

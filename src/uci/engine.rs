@@ -132,7 +132,7 @@ impl Engine {
                 self.stop_search();
                 // The bench honours `UseNNUE`, so one UCI connection can compare
                 // the two evaluations' speed.
-                let evaluation = self.options.evaluation();
+                let evaluation = self.options.chosen_evaluation();
                 super::bench::run_with(depth, evaluation, &mut |line| send(line));
             }
         }

@@ -358,7 +358,7 @@ impl Options {
             }
             OptionName::LimitStrength => {
                 self.limit_strength = check(name, value)?;
-                done(Effect::None)
+                done(Effect::SetEvaluation(self.evaluation()))
             }
             OptionName::UseNnue => {
                 self.use_nnue = check(name, value)?;
@@ -375,8 +375,21 @@ impl Options {
         }
     }
 
-    /// The static evaluation the options ask for (`UseNNUE`).
+    /// The static evaluation the search plays with: `UseNNUE`'s choice at
+    /// full strength, and the hand-written evaluation while
+    /// `UCI_LimitStrength` is on, since the ratings' calibration anchors
+    /// (`search::strength`) were measured with it.
     pub fn evaluation(&self) -> Evaluation {
+        if self.limit_strength {
+            Evaluation::Classical
+        } else {
+            self.chosen_evaluation()
+        }
+    }
+
+    /// The evaluation `UseNNUE` chooses, whatever the strength limit (the
+    /// one `bench` measures).
+    pub fn chosen_evaluation(&self) -> Evaluation {
         Evaluation::from_use_nnue(self.use_nnue)
     }
 
@@ -539,6 +552,25 @@ mod tests {
         );
         assert!(o.set("UseNNUE", Some("1")).is_err());
         assert!(!o.use_nnue);
+    }
+
+    #[test]
+    fn limited_strength_plays_with_the_evaluation_it_was_calibrated_with() {
+        let mut o = Options::default();
+        o.set("UseNNUE", Some("true")).unwrap();
+        assert_eq!(
+            o.set("UCI_LimitStrength", Some("true")).unwrap().effect,
+            Effect::SetEvaluation(Evaluation::Classical)
+        );
+        assert_eq!(
+            o.set("UseNNUE", Some("true")).unwrap().effect,
+            Effect::SetEvaluation(Evaluation::Classical)
+        );
+        assert_eq!(o.chosen_evaluation(), Evaluation::Network);
+        assert_eq!(
+            o.set("UCI_LimitStrength", Some("false")).unwrap().effect,
+            Effect::SetEvaluation(Evaluation::Network)
+        );
     }
 
     #[test]
