@@ -15,15 +15,15 @@
 //!   to endgame function (listed in `kiln_gen::endgames`);
 //! - `mvv_lva.rs`: capture ordering scores;
 //! - `lmr.rs`: the late-move-reduction table and the two constants that
-//!   shape it (`kiln_gen::lmr`), included by `src/search/params.rs`.
+//!   shape it (`kiln_gen::lmr`), included by `src/search/tunables.rs`.
 //!
 //! - `nnue_net.rs`: the network (`src/eval/net.nnue`, or the file named by
 //!   the `KILN_NET` environment variable), checked by
-//!   `kiln_params::net::parse` and emitted as typed `static` arrays aligned
+//!   `kiln_format::net::parse` and emitted as typed `static` arrays aligned
 //!   for SIMD loads, with its header and fingerprint as constants: nothing
 //!   is parsed or allocated when the engine starts.
 //!
-//! The parameter file is read with the `kiln-params` crate, which the
+//! The parameter file is read with the `kiln-format` crate, which the
 //! tuner uses too; nothing here compiles a file of the engine's `src/`.
 //! Build scripts run unoptimised, so everything here is small and cheap.
 
@@ -32,7 +32,7 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use kiln_params::{Params, pack};
+use kiln_format::params::{Params, pack};
 
 const PARAMS_FILE: &str = "src/eval/params.txt";
 /// The network built in unless `KILN_NET` names another file.
@@ -51,7 +51,7 @@ fn main() {
 
     let text = fs::read_to_string(PARAMS_FILE)
         .unwrap_or_else(|e| panic!("cannot read {PARAMS_FILE}: {e}"));
-    let params = kiln_params::parse(&text).unwrap_or_else(|e| panic!("{PARAMS_FILE}: {e}"));
+    let params = kiln_format::params::parse(&text).unwrap_or_else(|e| panic!("{PARAMS_FILE}: {e}"));
     write(&out, "psqt.rs", &psqt(&params));
     write(&out, "eval_terms.rs", &eval_terms(&params));
 
@@ -63,10 +63,10 @@ fn main() {
 }
 
 /// The network file `bytes` (read from `name`, checked and split into its
-/// parts by `kiln_params::net::read`) as Rust source: header constants and
+/// parts by `kiln_format::net::read`) as Rust source: header constants and
 /// the weights as aligned `static` arrays.
 fn network(name: &str, bytes: &[u8]) -> String {
-    use kiln_params::net::{INPUTS, read};
+    use kiln_format::net::{INPUTS, read};
     let (header, weights, fingerprint) =
         read(bytes).unwrap_or_else(|e| panic!("network {name} is not usable: {e}"));
     let n = header.hidden;
@@ -107,7 +107,7 @@ fn network(name: &str, bytes: &[u8]) -> String {
          /// AVX2 output layer's 16-bit multiply needs.\n\
          pub const OUTPUT_FITS_I16: bool = {fits_i16};\n\
          /// Output buckets: sets of output weights, chosen by the number of\n\
-         /// men on the board (`kiln_params::net::output_bucket`).\n\
+         /// men on the board (`kiln_format::net::output_bucket`).\n\
          pub const OUTPUT_BUCKETS: usize = {buckets};\n\
          /// The output bias of each bucket.\n\
          pub const OUTPUT_BIASES: [i32; OUTPUT_BUCKETS] = {biases:?};",

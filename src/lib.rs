@@ -2,16 +2,22 @@
 //! build time.
 //!
 //! Data flows one way: `kiln-tables` and the leaf modules ([`weights`],
-//! [`prefetch`], [`rng`]) → [`board`] → [`movegen`] → [`eval`] → [`syzygy`] → [`search`]
-//! → [`protocol`] (what both protocols share) → [`uci`] / [`xboard`] →
-//! [`tune`]; `tests/layers.rs` fails when a module imports from its own
-//! layer or a higher one. No module computes a lookup
-//! table at runtime; every table is a `static` emitted by a build script.
+//! [`prefetch`], [`rng`]) → [`board`] → [`movegen`] → [`eval`] →
+//! [`syzygy`] → [`search`] → [`protocol`] (what both protocols share) →
+//! [`uci`] / [`xboard`] / [`cli`] (the binary's command line);
+//! `tests/layers.rs` fails when a module imports from its own layer or a
+//! higher one. No module computes a lookup table at runtime; every table is
+//! a `static` emitted by a build script.
+//!
+//! The workshop (`kiln-workshop`: self-play data, the Texel tuner, the
+//! network trainer) is another crate, built on this library; nothing of it
+//! is compiled into the engine.
 
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod board;
+pub mod cli;
 pub mod eval;
 pub mod movegen;
 pub mod prefetch;
@@ -19,7 +25,6 @@ pub mod protocol;
 pub mod rng;
 pub mod search;
 pub mod syzygy;
-pub mod tune;
 pub mod uci;
 pub mod weights;
 pub mod xboard;

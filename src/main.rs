@@ -1,4 +1,7 @@
-//! The `kiln` binary: a UCI engine by default, plus command-line tools.
+//! The `kiln` binary: a UCI engine by default, plus the commands a
+//! tournament or OpenBench asks of an engine (`bench`, `perft`, `version`).
+//! The offline tools (self-play data, tuning, training, plots) are the
+//! workshop's binary, `kiln-workshop` (gen/workshop), not this one's.
 //!
 //! The command line follows the usual conventions: `kiln --help`, `kiln
 //! help <command>` and `kiln <command> --help` print usage on stdout and
@@ -12,8 +15,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use kiln::board::Board;
+use kiln::cli::{Arg, ArgError, Args, Parsed, no_arguments, number, unexpected};
 use kiln::eval::Evaluation;
-use kiln::tune::options::{Arg, ArgError, Args, Parsed, no_arguments, number, unexpected};
 
 /// `kiln --help`.
 const USAGE: &str = "\
@@ -30,20 +33,6 @@ commands:
                            fixed search of 50 positions; the last line is
                            `<N> nodes <M> nps`
   perft <depth> [<fen>]    moves per first move, then `Nodes searched: <N>`
-  datagen --out <file> ... self-play training positions
-  label --data <file> --out <file> --engine <path> ...
-                           re-score training positions with another UCI engine
-  tune --data <file> --out <params.txt> ...
-                           Texel tuning of the evaluation weights
-                           (`tune --neutral --out <file>`: the material-only start)
-  train --data <file> --out <file.nnue> ...
-                           train the NNUE evaluation's network on the CPU
-  wdl --data <file> ...    fit the win/draw/loss model of UCI_ShowWDL to
-                           self-play games
-  plot [--params <params.txt>] [--losses <file>] [--curve <file>] --out <dir>
-                           PNG heat maps of the piece-square tables, the
-                           tuner's loss curve and the network's learning
-                           curve (builds with `--features plot`)
   help [<command>]         this help, or a command's
   version                  version, tables seed and fingerprint, network
                            fingerprint
@@ -51,9 +40,16 @@ commands:
   -h, --help               this help (`kiln <command> --help`: the command's)
   -V, --version            as `kiln version`
 
-Whole numbers and seeds are decimal or 0x hex; options also take
---option=value.
-Exit status: 0 done, 1 failed while running, 2 bad command line.";
+Whole numbers are decimal or 0x hex; options also take --option=value.
+Exit status: 0 done, 1 failed while running, 2 bad command line.
+
+The offline tools (self-play data, data files, the Texel tuner, the network
+trainer, the WDL fit, plots) are another binary, the workshop:
+  cargo build --release -p kiln-workshop && target/release/kiln-workshop --help";
+
+/// The commands that moved to the workshop binary: `kiln <one of them>`
+/// says where it went instead of only that it is unknown.
+const WORKSHOP_COMMANDS: [&str; 7] = ["datagen", "label", "tune", "train", "wdl", "plot", "data"];
 
 const XBOARD_USAGE: &str = "\
 usage: kiln xboard
@@ -94,16 +90,10 @@ tables the build holds, the network's fingerprint (its file's checksum)
 which network.";
 
 /// Every command, with its usage text.
-const COMMANDS: [(&str, &str); 11] = [
+const COMMANDS: [(&str, &str); 5] = [
     ("xboard", XBOARD_USAGE),
     ("bench", BENCH_USAGE),
     ("perft", PERFT_USAGE),
-    ("datagen", kiln::tune::datagen::USAGE),
-    ("label", kiln::tune::label::USAGE),
-    ("tune", kiln::tune::texel::USAGE),
-    ("train", kiln::tune::train::USAGE),
-    ("wdl", kiln::tune::wdl::USAGE),
-    ("plot", kiln::tune::plot::USAGE),
     ("help", HELP_USAGE),
     ("version", VERSION_USAGE),
 ];
@@ -128,12 +118,13 @@ fn main() -> ExitCode {
         "xboard" => xboard_command(rest),
         "bench" => bench_command(rest),
         "perft" => perft_command(rest),
-        "datagen" => datagen_command(rest),
-        "label" => label_command(rest),
-        "tune" => tune_command(rest),
-        "train" => train_command(rest),
-        "wdl" => wdl_command(rest),
-        "plot" => plot_command(rest),
+        tool if WORKSHOP_COMMANDS.contains(&tool) => {
+            eprintln!(
+                "kiln: '{tool}' is a command of the workshop binary: kiln-workshop {tool} \
+                 (cargo build --release -p kiln-workshop)"
+            );
+            ExitCode::from(2)
+        }
         other if other.starts_with('-') => {
             usage_error(None, &ArgError::UnknownOption(other.to_string()))
         }
@@ -350,142 +341,6 @@ fn parse_perft(args: Vec<OsString>) -> Result<Parsed<(u32, Board)>, ArgError> {
             reason: err.to_string(),
         }),
     }
-}
-
-/// `kiln datagen ...`: self-play training positions (see
-/// [`kiln::tune::datagen`]).
-fn datagen_command(args: Vec<OsString>) -> ExitCode {
-    use kiln::tune::datagen::{Options, USAGE, run};
-    let options = match settle("datagen", USAGE, Options::parse(args)) {
-        Ok(options) => options,
-        Err(code) => return code,
-    };
-    match run(&options) {
-        Ok(n) => {
-            eprintln!("kiln datagen: wrote {n} positions to {}", options.out);
-            ExitCode::SUCCESS
-        }
-        Err(err) => {
-            eprintln!("kiln datagen: {err}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// `kiln tune ...`: Texel tuning of the evaluation weights (see
-/// [`kiln::tune::texel`]).
-fn tune_command(args: Vec<OsString>) -> ExitCode {
-    use kiln::tune::texel::{Options, USAGE, run};
-    let options = match settle("tune", USAGE, Options::parse(args)) {
-        Ok(options) => options,
-        Err(code) => return code,
-    };
-    match run(&options) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(err) => {
-            eprintln!("kiln tune: {err}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// `kiln train ...`: the NNUE network trained on self-play data (see
-/// [`kiln::tune::train`]); prints the loss per epoch on stdout.
-fn train_command(args: Vec<OsString>) -> ExitCode {
-    use kiln::tune::train::{Options, USAGE, run};
-    let options = match settle("train", USAGE, Options::parse(args)) {
-        Ok(options) => options,
-        Err(code) => return code,
-    };
-    match run(&options) {
-        Ok(_) => ExitCode::SUCCESS,
-        Err(err) => {
-            eprintln!("kiln train: {err}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// `kiln label ...`: training positions re-scored by another UCI engine
-/// (see [`kiln::tune::label`]).
-fn label_command(args: Vec<OsString>) -> ExitCode {
-    use kiln::tune::label::{Options, USAGE, run};
-    let options = match settle("label", USAGE, Options::parse(args)) {
-        Ok(options) => options,
-        Err(code) => return code,
-    };
-    match run(&options) {
-        Ok(summary) => {
-            let resumed = match summary.resumed {
-                0 => String::new(),
-                n => format!(" after the {n} it held"),
-            };
-            eprintln!(
-                "kiln label: wrote {} positions to {}{resumed} ({} skipped: malformed, or no score)",
-                summary.labelled, options.out, summary.skipped
-            );
-            ExitCode::SUCCESS
-        }
-        Err(err) => {
-            eprintln!("kiln label: {err}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// `kiln wdl ...`: the win/draw/loss model fitted to self-play games (see
-/// [`kiln::tune::wdl`]); prints the fit on stdout.
-fn wdl_command(args: Vec<OsString>) -> ExitCode {
-    use kiln::tune::wdl::{Options, USAGE, run};
-    let options = match settle("wdl", USAGE, Options::parse(args)) {
-        Ok(options) => options,
-        Err(code) => return code,
-    };
-    match run(&options) {
-        Ok(fit) => {
-            let _ = write!(std::io::stdout(), "{fit}");
-            ExitCode::SUCCESS
-        }
-        Err(err) => {
-            eprintln!("kiln wdl: {err}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// `kiln plot ...`: PNG pictures of the weights and the loss curve (see
-/// `kiln::tune::plot`); prints each file written.
-#[cfg(feature = "plot")]
-fn plot_command(args: Vec<OsString>) -> ExitCode {
-    use kiln::tune::plot::{Options, USAGE, run};
-    let options = match settle("plot", USAGE, Options::parse(args)) {
-        Ok(options) => options,
-        Err(code) => return code,
-    };
-    match run(&options) {
-        Ok(written) => {
-            for path in written {
-                println!("{}", path.display());
-            }
-            ExitCode::SUCCESS
-        }
-        Err(err) => {
-            eprintln!("kiln plot: {err}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// `kiln plot` in a build without the plotting code: its usage on request,
-/// else one line saying how to get it.
-#[cfg(not(feature = "plot"))]
-fn plot_command(args: Vec<OsString>) -> ExitCode {
-    use kiln::tune::plot::{Options, USAGE};
-    if Options::parse(args) == Ok(Parsed::Help) {
-        return print_usage(USAGE);
-    }
-    eprintln!("kiln plot: this build has no plotting; rebuild with --features plot");
-    ExitCode::from(2)
 }
 
 #[cfg(test)]

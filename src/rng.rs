@@ -1,7 +1,7 @@
 //! The engine's one small pseudo-random generator.
 //!
 //! Kiln's play is deterministic; randomness is only wanted where a tool
-//! needs reproducible variety: `kiln datagen` picks opening moves, `kiln
+//! needs reproducible variety: `kiln-workshop datagen` picks opening moves, `kiln-workshop
 //! tune` shuffles positions, and tests play random games. All of them use
 //! this SplitMix64 generator (Steele, Lea and Flood, 2014): one 64-bit
 //! word of state, full period, and good enough statistics for choosing

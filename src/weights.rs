@@ -12,3 +12,9 @@
 //! gives White's packed score with no branch on colour and no flipping.
 
 include!(concat!(env!("OUT_DIR"), "/psqt.rs"));
+
+/// The text of the parameter file these tables were built from
+/// (`src/eval/params.txt`): where the workshop's tuner starts, so that its
+/// fit begins at exactly the weights of the engine it is built with. Only
+/// a program that reads it carries it; the engine does not.
+pub const PARAMS_TXT: &str = include_str!("eval/params.txt");

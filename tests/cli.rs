@@ -27,22 +27,20 @@ fn help_in_every_spelling_prints_usage_and_exits_0() {
         assert_eq!(out.status.code(), Some(0), "{args:?}");
         let text = stdout(&out);
         assert!(text.contains("usage: kiln [<command>"), "{args:?}: {text}");
-        for command in [
-            "xboard", "bench", "perft", "datagen", "label", "tune", "train", "wdl", "plot", "help",
-            "version",
-        ] {
+        for command in ["xboard", "bench", "perft", "help", "version"] {
             assert!(text.contains(&format!("\n  {command}")), "{command}");
         }
+        assert!(
+            text.contains("kiln-workshop"),
+            "the help names the workshop binary"
+        );
         assert!(stderr(&out).is_empty(), "{args:?}");
     }
 }
 
 #[test]
 fn every_command_has_its_own_help() {
-    for command in [
-        "xboard", "bench", "perft", "datagen", "label", "tune", "train", "wdl", "plot", "help",
-        "version",
-    ] {
+    for command in ["xboard", "bench", "perft", "help", "version"] {
         for args in [
             vec![command, "--help"],
             vec![command, "-h"],
@@ -57,10 +55,28 @@ fn every_command_has_its_own_help() {
             );
         }
     }
-    // Help wins wherever it stands among a command's options.
-    let out = kiln(&["datagen", "--out", "x", "--games", "3", "--help"]);
+    // Help wins wherever it stands among a command's arguments.
+    let out = kiln(&["perft", "3", "--help"]);
     assert_eq!(out.status.code(), Some(0));
-    assert!(stdout(&out).starts_with("usage: kiln datagen"));
+    assert!(stdout(&out).starts_with("usage: kiln perft"));
+}
+
+/// The tools that left the engine: `kiln <tool>` names the binary that has
+/// it, on one line, with exit 2 (and runs nothing).
+#[test]
+fn workshop_commands_name_the_workshop_binary() {
+    for tool in ["datagen", "label", "tune", "train", "wdl", "plot", "data"] {
+        let out = kiln(&[tool, "--help"]);
+        assert_eq!(out.status.code(), Some(2), "{tool}");
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "kiln: '{tool}' is a command of the workshop binary: kiln-workshop {tool} \
+                 (cargo build --release -p kiln-workshop)\n"
+            )
+        );
+        assert!(out.stdout.is_empty(), "{tool}");
+    }
 }
 
 #[test]
@@ -121,48 +137,6 @@ fn bad_command_lines_get_one_line_naming_the_word_and_exit_2() {
             &["xboard", "extra"],
             "kiln xboard: unexpected argument 'extra' (see 'kiln xboard --help')",
         ),
-        (
-            &["datagen", "--out", "x", "--games", "1", "--frobnicate", "2"],
-            "kiln datagen: unknown option '--frobnicate' (see 'kiln datagen --help')",
-        ),
-        (
-            &["datagen", "--out", "x"],
-            "kiln datagen: missing --games <n> or --positions <n> (see 'kiln datagen --help')",
-        ),
-        (
-            &["datagen", "--out", "x", "--games"],
-            "kiln datagen: option '--games' needs a value (see 'kiln datagen --help')",
-        ),
-        (
-            &["datagen", "--out=x", "--games=ten"],
-            "kiln datagen: bad value 'ten' for --games: expected a number 1 or more \
-             (decimal or 0x hex) (see 'kiln datagen --help')",
-        ),
-        (
-            &["label", "--data", "a", "--out", "b"],
-            "kiln label: missing --engine <path> (see 'kiln label --help')",
-        ),
-        (
-            &["tune", "--data", "a", "--out", "b", "--lambda", "2"],
-            "kiln tune: bad value '2' for --lambda: expected a number 0-1 (see 'kiln tune --help')",
-        ),
-        (
-            &["tune", "--neutral", "--data", "a", "--out", "b"],
-            "kiln tune: options '--neutral' and '--data' cannot be used together (see 'kiln tune --help')",
-        ),
-        (
-            &["train", "--data", "a", "--out", "b", "--hidden", "100"],
-            "kiln train: bad value '100' for --hidden: the hidden size is a multiple of 16 \
-             (see 'kiln train --help')",
-        ),
-        (
-            &["train", "--data", "a", "--out", "b", "--layers", "2"],
-            "kiln train: unknown option '--layers' (see 'kiln train --help')",
-        ),
-        (
-            &["tune", "--help=yes"],
-            "kiln tune: option '--help' takes no value (see 'kiln tune --help')",
-        ),
     ] {
         let out = kiln(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -187,61 +161,4 @@ fn perft_takes_depth_and_fen_in_hex_or_decimal() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
     assert!(stderr(&out).starts_with("kiln perft: bad value 'not a fen' for <fen>"));
-}
-
-/// Runtime failures (here: a file that cannot be created) exit 1, not 2.
-#[test]
-fn a_failing_run_exits_1() {
-    let out = kiln(&[
-        "datagen",
-        "--out",
-        "/nonexistent/kiln/out.txt",
-        "--games=0x1",
-        "--nodes",
-        "100",
-    ]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(stderr(&out).contains("cannot create"), "{}", stderr(&out));
-    let out = kiln(&[
-        "train",
-        "--data",
-        "/nonexistent/kiln/data.bin",
-        "--out",
-        "x",
-    ]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(
-        stderr(&out).starts_with("kiln train: ") && stderr(&out).contains("data.bin"),
-        "{}",
-        stderr(&out)
-    );
-}
-
-/// Without the `plot` feature, `kiln plot` says how to get it; its help
-/// works in every build.
-#[cfg(not(feature = "plot"))]
-#[test]
-fn plot_without_the_feature_says_how_to_get_it() {
-    let out = kiln(&["plot", "--params", "p", "--out", "d"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(
-        stderr(&out),
-        "kiln plot: this build has no plotting; rebuild with --features plot\n"
-    );
-}
-
-#[test]
-fn tune_neutral_writes_the_material_only_start() {
-    let path = std::env::temp_dir().join(format!("kiln-neutral-{}.txt", std::process::id()));
-    let out = kiln(&[
-        "tune",
-        "--neutral",
-        "--out",
-        path.to_str().expect("utf-8 path"),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let text = std::fs::read_to_string(&path).expect("the neutral file is written");
-    std::fs::remove_file(&path).ok();
-    assert!(text.starts_with("# Kiln evaluation parameters (centipawns): the neutral start"));
-    assert!(text.contains("\nqueen   900    900\n"), "{text}");
 }

@@ -1,8 +1,8 @@
 //! The engine's modules form layers, and imports point down only:
 //!
 //! ```text
-//! tune                      tools, on top
-//! uci, xboard               protocols (neither imports the other)
+//! uci, xboard, cli          protocols and the binary's command line
+//!                           (none imports another)
 //! protocol                  what both protocols share
 //! search
 //! syzygy                    tablebase probing
@@ -38,7 +38,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("protocol", 6),
     ("uci", 7),
     ("xboard", 7),
-    ("tune", 8),
+    ("cli", 7),
 ];
 
 fn layer(module: &str) -> Option<u8> {

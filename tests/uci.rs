@@ -2,109 +2,48 @@
 //! would, including a battery of bad input that must neither crash nor hang
 //! the engine nor change its state silently.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+mod support;
+
+use std::process::Stdio;
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// A running engine with a line reader on its stdout.
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+use support::EngineProcess;
+
+/// `kiln` on the shared harness, its stderr discarded.
+fn engine() -> EngineProcess {
+    EngineProcess::start(&[], Stdio::null())
 }
 
-impl Engine {
-    fn start() -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start kiln");
-        let stdout = child.stdout.take().expect("stdout");
-        let stdin = child.stdin.take();
-        let (tx, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Self {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, text: &str) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(text.as_bytes()).expect("write");
-        stdin.write_all(b"\n").expect("write");
-        stdin.flush().expect("flush");
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(bytes).expect("write");
-        stdin.flush().expect("flush");
-    }
-
+/// UCI conveniences on the shared harness.
+trait Uci {
     /// Reads lines until one satisfies `done`; returns all lines read.
+    fn until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String>;
+    /// Sends `isready` and waits for `readyok`; returns all lines read.
+    fn ready(&mut self) -> Vec<String>;
+    /// The position's FEN, as the `d` command prints it.
+    fn fen(&mut self) -> String;
+}
+
+impl Uci for EngineProcess {
     fn until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let finished = done(&line);
-                    seen.push(line);
-                    if finished {
-                        return seen;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => panic!("timed out; saw {seen:#?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; saw {seen:#?}"),
-            }
-        }
+        self.read_until(timeout, "the awaited line", done)
     }
 
     fn ready(&mut self) -> Vec<String> {
         self.send("isready");
-        self.until(Duration::from_secs(10), |l| l == "readyok")
+        self.read_until(Duration::from_secs(10), "readyok", |l| l == "readyok")
     }
 
     fn fen(&mut self) -> String {
         self.send("d");
-        let lines = self.until(Duration::from_secs(5), |l| l.starts_with("Fen: "));
+        let lines = self.read_until(Duration::from_secs(5), "the Fen: line", |l| {
+            l.starts_with("Fen: ")
+        });
         lines
             .last()
             .map(|l| l["Fen: ".len()..].to_string())
             .unwrap_or_default()
-    }
-
-    fn close_and_wait(mut self, timeout: Duration) -> std::process::ExitStatus {
-        drop(self.stdin.take());
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "engine did not exit");
-            thread::sleep(Duration::from_millis(5));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -119,7 +58,7 @@ fn wdl_of(line: &str) -> Option<[u32; 3]> {
 
 #[test]
 fn show_wdl_adds_odds_that_follow_the_score() {
-    let mut e = Engine::start();
+    let mut e = engine();
     e.send("position startpos");
     e.send("go depth 4");
     let lines = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
@@ -159,7 +98,7 @@ fn show_wdl_adds_odds_that_follow_the_score() {
 /// keeps its own accumulators), from a game's position with moves.
 #[test]
 fn use_nnue_searches_with_the_network() {
-    let mut e = Engine::start();
+    let mut e = engine();
     e.send("setoption name UseNNUE value true");
     e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1");
     for threads in [1, 3] {
@@ -181,7 +120,7 @@ fn use_nnue_searches_with_the_network() {
 
 #[test]
 fn handshake_identifies_and_declares_options() {
-    let mut e = Engine::start();
+    let mut e = engine();
     e.send("uci");
     let lines = e.until(Duration::from_secs(5), |l| l == "uciok");
     assert!(lines[0].starts_with("id name Kiln "), "{lines:?}");
@@ -217,7 +156,7 @@ fn handshake_identifies_and_declares_options() {
 
 #[test]
 fn bad_input_battery_never_crashes_or_changes_state() {
-    let mut e = Engine::start();
+    let mut e = engine();
     e.send("position startpos moves e2e4");
     let after_e4 = e.fen();
     assert_eq!(
@@ -374,7 +313,7 @@ fn bad_input_battery_never_crashes_or_changes_state() {
 
 #[test]
 fn stop_and_isready_during_infinite_search() {
-    let mut e = Engine::start();
+    let mut e = engine();
     e.send("position startpos");
     e.send("go infinite");
     thread::sleep(Duration::from_millis(200));
@@ -425,7 +364,7 @@ fn stop_and_isready_during_infinite_search() {
 
 #[test]
 fn quit_during_search_and_eof_exit_promptly() {
-    let mut e = Engine::start();
+    let mut e = engine();
     e.send("go infinite");
     thread::sleep(Duration::from_millis(100));
     e.send("quit");
@@ -433,7 +372,7 @@ fn quit_during_search_and_eof_exit_promptly() {
     assert!(e.close_and_wait(Duration::from_secs(2)).success());
     assert!(start.elapsed() < Duration::from_millis(500));
 
-    let mut e = Engine::start();
+    let mut e = engine();
     e.send("position startpos");
     e.send("go infinite");
     thread::sleep(Duration::from_millis(100));
@@ -441,7 +380,7 @@ fn quit_during_search_and_eof_exit_promptly() {
 
     // A perft that would run for hours does not block the loop, and `stop`
     // abandons it, so `quit` after it exits at once.
-    let mut e = Engine::start();
+    let mut e = engine();
     e.send("go perft 12");
     e.ready();
     e.send("stop");
@@ -455,7 +394,7 @@ fn quit_during_search_and_eof_exit_promptly() {
 }
 
 /// Sends `isready` and asserts that `readyok` comes within `limit`.
-fn ready_within(e: &mut Engine, limit: Duration, after: &str) -> Vec<String> {
+fn ready_within(e: &mut EngineProcess, limit: Duration, after: &str) -> Vec<String> {
     let sent = Instant::now();
     let lines = e.ready();
     let took = sent.elapsed();
@@ -471,7 +410,7 @@ fn ready_within(e: &mut Engine, limit: Duration, after: &str) -> Vec<String> {
 #[test]
 fn absurd_hash_clear_hash_and_many_threads_answer_isready_at_once() {
     const PROMPT: Duration = Duration::from_secs(2);
-    let mut e = Engine::start();
+    let mut e = engine();
     e.send("setoption name Hash value 99999999999999999999");
     e.send("setoption name Clear Hash");
     let lines = ready_within(&mut e, PROMPT, "an absurd Hash and Clear Hash");
@@ -520,13 +459,13 @@ fn absurd_hash_clear_hash_and_many_threads_answer_isready_at_once() {
 #[test]
 fn quit_or_end_of_input_after_go_perft_prints_the_count_first() {
     for ending in ["quit", ""] {
-        let mut e = Engine::start();
+        let mut e = engine();
         e.send("position startpos");
         e.send("go perft 5");
         if !ending.is_empty() {
             e.send(ending);
         }
-        drop(e.stdin.take());
+        e.close_input();
         let lines = e.until(Duration::from_secs(30), |l| l.starts_with("Nodes searched"));
         assert_eq!(
             lines.last().map(String::as_str),
@@ -538,7 +477,7 @@ fn quit_or_end_of_input_after_go_perft_prints_the_count_first() {
 
 #[test]
 fn no_legal_moves_gives_bestmove_0000() {
-    let mut e = Engine::start();
+    let mut e = engine();
     // Fool's mate: White is checkmated.
     e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
     e.send("go depth 5");
@@ -565,7 +504,7 @@ fn no_legal_moves_gives_bestmove_0000() {
 
 #[test]
 fn go_variants() {
-    let mut e = Engine::start();
+    let mut e = engine();
     e.send("ucinewgame");
     e.send("position startpos moves e2e4 e7e5");
     // movetime is respected.
@@ -655,7 +594,7 @@ fn go_variants() {
 /// as on a loaded machine (this test shares its cores with other tests).
 #[test]
 fn time_management_never_flags() {
-    let mut e = Engine::start();
+    let mut e = engine();
     e.send("setoption name Move Overhead value 60");
     e.send("ucinewgame");
     for (base, inc, movestogo) in [(2000u64, 20u64, None), (1000, 0, Some(5u64))] {
@@ -727,7 +666,7 @@ fn legal_bestmove(lines: &[String], fen: &str, moves: &[&str]) -> String {
 /// legal move and summed node counts.
 #[test]
 fn threads_option_and_multi_threaded_searches() {
-    let mut e = Engine::start();
+    let mut e = engine();
     e.send("uci");
     let lines = e.until(Duration::from_secs(5), |l| l == "uciok");
     let declared = lines
@@ -853,7 +792,7 @@ fn go_nodes_is_deterministic_with_one_thread() {
         kept.join(" ")
     }
     let mut runs = Vec::new();
-    let mut e = Engine::start();
+    let mut e = engine();
     for threads in [1, 2, 1] {
         e.send(&format!("setoption name Threads value {threads}"));
         e.send("ucinewgame");
@@ -875,136 +814,13 @@ fn go_nodes_is_deterministic_with_one_thread() {
     assert_eq!(runs[0], runs[1]);
 }
 
-/// `kiln label` drives a UCI engine (Kiln itself here) over datagen lines
-/// and writes White's-view scores in the input's order.
-#[test]
-fn label_rescores_positions_with_a_uci_engine() {
-    let dir = std::env::temp_dir().join(format!("kiln-label-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let (data, out) = (dir.join("data.txt"), dir.join("out.txt"));
-    // White a queen up with White to move, the same with Black to move
-    // (Black a queen up), and a malformed line.
-    let lines = [
-        "4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 1.0 | 0",
-        "3qk3/8/8/8/8/8/8/4K3 w - - 0 1 | 0.0 | 0",
-        "4k3/8/8/8/8/8/8/3QK3 b - - 0 1 | 1.0 | 0",
-        "not a position",
-        "4k3/8/8/8/8/8/8/3QK4 w - - 0 1 | 1.0 | 0",
-    ];
-    std::fs::write(&data, lines.join("\n")).expect("write data");
-    // Kiln labels with Kiln at depth 3; `extra` are the other arguments.
-    let label = |extra: &[&str]| {
-        let output = Command::new(env!("CARGO_BIN_EXE_kiln"))
-            .args([
-                "label",
-                "--depth",
-                "3",
-                "--engine",
-                env!("CARGO_BIN_EXE_kiln"),
-            ])
-            .args(extra)
-            .arg("--data")
-            .arg(&data)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .expect("run kiln label");
-        assert!(output.status.success(), "{output:?}");
-        String::from_utf8_lossy(&output.stderr).into_owned()
-    };
-    let stderr = label(&["--threads", "2"]);
-    let written = std::fs::read_to_string(&out).expect("output");
-    let scores: Vec<i32> = written
-        .lines()
-        .map(|l| l.rsplit('|').next().unwrap().trim().parse().unwrap())
-        .collect();
-    assert_eq!(written.lines().count(), 3, "{written}");
-    assert!(
-        written
-            .lines()
-            .zip(lines)
-            .all(|(w, l)| w.starts_with(&l[..20]))
-    );
-    assert!(
-        scores[0] > 500 && scores[1] < -500 && scores[2] > 500,
-        "{scores:?}"
-    );
-    assert!(stderr.contains("2 skipped"), "{stderr}");
-
-    // Cut short after its first line, `--append` (on one thread) writes
-    // the rest, the same as the whole run.
-    let first = written.lines().next().expect("a line");
-    std::fs::write(&out, format!("{first}\n")).expect("cut output");
-    let stderr = label(&["--append"]);
-    assert_eq!(std::fs::read_to_string(&out).expect("output"), written);
-    assert!(stderr.contains("after the 1 it held"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// `kiln datagen --opponent` plays another UCI engine (Kiln itself here):
-/// both sides' quiet positions are written, and the score is reported.
-#[test]
-fn datagen_plays_a_uci_opponent() {
-    let dir = std::env::temp_dir().join(format!("kiln-datagen-opp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let out = dir.join("out.txt");
-    let output = Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .args(["datagen", "--text", "--games", "2", "--nodes", "400"])
-        .args(["--opponent-nodes", "400", "--opponent"])
-        .arg(env!("CARGO_BIN_EXE_kiln"))
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("run kiln datagen");
-    assert!(output.status.success(), "{output:?}");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("2/2 games"), "{stderr}");
-    assert!(stderr.contains("Kiln scored"), "{stderr}");
-    let written = std::fs::read_to_string(&out).expect("output");
-    assert!(written.lines().count() > 10, "{written}");
-    let (mut white, mut black) = (0, 0);
-    for line in written.lines() {
-        let fields: Vec<&str> = line.split(" | ").collect();
-        assert_eq!(fields.len(), 3, "{line}");
-        match fields[0].split_whitespace().nth(1) {
-            Some("w") => white += 1,
-            Some("b") => black += 1,
-            _ => panic!("no side to move in {line}"),
-        }
-        assert!(["1.0", "0.5", "0.0"].contains(&fields[1]), "{line}");
-        assert!(fields[2].parse::<i32>().is_ok(), "{line}");
-    }
-    assert!(
-        white > 0 && black > 0,
-        "both sides' positions: {white} {black}"
-    );
-
-    // An opponent that cannot be started is an error, not a silent
-    // self-play run.
-    let output = Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .args([
-            "datagen",
-            "--games",
-            "1",
-            "--opponent",
-            "/nonexistent/engine",
-        ])
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("run kiln datagen");
-    assert!(!output.status.success());
-    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot start"));
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
 /// `UCI_LimitStrength`: a short game against itself on the clock plays
 /// legal moves only; `go infinite` and `go ponder` still wait for `stop` or
 /// `ponderhit` and then answer at once; only the MultiPV lines asked for
 /// are printed, though more are searched to choose from.
 #[test]
 fn limited_strength_plays_legal_moves_and_obeys_stop_and_ponder() {
-    let mut e = Engine::start();
+    let mut e = engine();
     e.send("setoption name UCI_LimitStrength value true");
     e.send("setoption name UCI_Elo value 100");
     let note = e.ready();

@@ -4,52 +4,29 @@
 //! Every wait has a generous timeout (the machine may be loaded); searches
 //! use small depths or clocks so the whole file runs in seconds.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::thread;
+mod support;
+
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use kiln::board::Board;
 use kiln::movegen::{MoveList, generate_all};
 use kiln::xboard::notation::{move_text, parse_move};
 
+use support::EngineProcess;
+
 const TIMEOUT: Duration = Duration::from_secs(60);
 
-/// A running engine and everything it has said so far.
+/// A running engine spoken to in XBoard, and the pings sent to it.
 struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    transcript: Vec<String>,
+    process: EngineProcess,
     pings: u32,
 }
 
 impl Engine {
     fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start kiln");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
         Engine {
-            child,
-            stdin,
-            lines,
-            transcript: Vec::new(),
+            process: EngineProcess::start(args, Stdio::inherit()),
             pings: 0,
         }
     }
@@ -64,46 +41,19 @@ impl Engine {
     }
 
     fn send(&mut self, line: &str) {
-        self.transcript.push(format!("> {line}"));
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .and_then(|()| stdin.flush())
-            .expect("write to kiln");
+        self.process.send(line);
     }
 
     fn send_bytes(&mut self, bytes: &[u8]) {
-        self.transcript.push(format!("> {} raw bytes", bytes.len()));
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(bytes).expect("write to kiln");
+        self.process.send_bytes(bytes);
     }
 
     /// Reads until a line satisfies `done`; returns the lines before it and
     /// the line itself.
     fn expect(&mut self, done: impl Fn(&str) -> bool, what: &str) -> (Vec<String>, String) {
-        let deadline = Instant::now() + TIMEOUT;
-        let mut before = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    self.transcript.push(format!("< {line}"));
-                    if done(&line) {
-                        return (before, line);
-                    }
-                    before.push(line);
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    panic!("timed out waiting for {what}; transcript:\n{}", self.dump())
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!(
-                        "kiln closed stdout waiting for {what}; transcript:\n{}",
-                        self.dump()
-                    )
-                }
-            }
-        }
+        let mut before = self.process.read_until(TIMEOUT, what, done);
+        let line = before.pop().expect("the awaited line");
+        (before, line)
     }
 
     /// Sends `ping N` and returns everything said before `pong N`.
@@ -121,33 +71,14 @@ impl Engine {
     }
 
     fn dump(&self) -> String {
-        self.transcript.join("\n")
+        self.process.transcript()
     }
 
     /// Sends `quit` and checks that the process exits cleanly.
     fn quit(mut self) {
         self.send("quit");
-        drop(self.stdin.take());
-        let deadline = Instant::now() + TIMEOUT;
-        loop {
-            match self.child.try_wait().expect("wait for kiln") {
-                Some(status) => {
-                    assert!(status.success(), "exit status {status}\n{}", self.dump());
-                    return;
-                }
-                None if Instant::now() > deadline => {
-                    panic!("kiln did not exit after quit\n{}", self.dump())
-                }
-                None => thread::sleep(Duration::from_millis(10)),
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let status = self.process.close_and_wait(TIMEOUT);
+        assert!(status.success(), "exit status {status}\n{}", self.dump());
     }
 }
 
@@ -648,7 +579,7 @@ fn end_of_input_finishes_the_move() {
     engine.send("new");
     engine.send("sd 2");
     engine.send("go");
-    drop(engine.stdin.take());
+    engine.process.close_input();
     engine.expect_move();
 }
 

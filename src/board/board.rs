@@ -11,7 +11,7 @@ use super::attacks;
 use super::castling::CastleSide;
 use super::material::Material;
 use super::moves::Move;
-use super::piece::Piece;
+use super::piece::ColoredPiece;
 use super::zobrist::{self, Key};
 use super::{File, Square};
 use crate::weights::PSQT;
@@ -24,7 +24,7 @@ pub(crate) struct State {
     /// The move made (`Move::NULL` for a null move).
     pub(crate) mv: Move,
     /// The piece it captured (for en passant, the pawn).
-    pub(crate) captured: Option<Piece>,
+    pub(crate) captured: Option<ColoredPiece>,
     /// Castling rights before the move.
     pub(crate) castling: CastlingRights,
     /// En-passant square before the move.
@@ -57,7 +57,7 @@ pub(crate) struct State {
 pub struct Board {
     pub(crate) by_color: [Bitboard; 2],
     pub(crate) by_kind: [Bitboard; 6],
-    pub(crate) mailbox: [Option<Piece>; 64],
+    pub(crate) mailbox: [Option<ColoredPiece>; 64],
     pub(crate) side: Color,
     pub(crate) castling: CastlingRights,
     /// `[color][CastleSide]`: the square of the rook each right refers to
@@ -169,7 +169,7 @@ impl Board {
 
     /// The piece on `square`, if any.
     #[inline(always)]
-    pub fn piece_on(&self, square: Square) -> Option<Piece> {
+    pub fn piece_on(&self, square: Square) -> Option<ColoredPiece> {
         self.mailbox[square.index()]
     }
 
@@ -302,7 +302,7 @@ impl Board {
 
     /// The piece captured by the last move, if any.
     #[inline]
-    pub fn last_captured(&self) -> Option<Piece> {
+    pub fn last_captured(&self) -> Option<ColoredPiece> {
         self.history.last().and_then(|s| s.captured)
     }
 
@@ -355,7 +355,7 @@ impl Board {
     /// XOR of the Zobrist piece-square keys of `color`'s pieces of `kind`:
     /// the building block of the pawn and non-pawn keys.
     fn placement_key(&self, color: Color, kind: PieceKind) -> u64 {
-        let piece = Piece::new(color, kind);
+        let piece = ColoredPiece::new(color, kind);
         self.pieces(color, kind)
             .into_iter()
             .fold(0, |key, square| key ^ zobrist::piece(piece, square))
@@ -436,7 +436,7 @@ impl Board {
 
     /// Puts `piece` on the empty `square`.
     #[inline(always)]
-    pub(crate) fn put_piece(&mut self, piece: Piece, square: Square) {
+    pub(crate) fn put_piece(&mut self, piece: ColoredPiece, square: Square) {
         let bb = square.bitboard();
         self.by_color[piece.color().index()] ^= bb;
         self.by_kind[piece.kind().index()] ^= bb;
@@ -449,7 +449,7 @@ impl Board {
 
     /// Removes `piece` from `square` (where it must stand).
     #[inline(always)]
-    pub(crate) fn remove_piece(&mut self, piece: Piece, square: Square) {
+    pub(crate) fn remove_piece(&mut self, piece: ColoredPiece, square: Square) {
         let bb = square.bitboard();
         self.by_color[piece.color().index()] ^= bb;
         self.by_kind[piece.kind().index()] ^= bb;
@@ -462,7 +462,7 @@ impl Board {
 
     /// Adds or removes `piece` on `square` in its colour's non-pawn key.
     #[inline(always)]
-    fn toggle_non_pawn_key(&mut self, piece: Piece, square: Square) {
+    fn toggle_non_pawn_key(&mut self, piece: ColoredPiece, square: Square) {
         if piece.kind() != PieceKind::Pawn {
             self.non_pawn_keys[piece.color().index()].0 ^= zobrist::piece(piece, square);
         }
@@ -470,7 +470,7 @@ impl Board {
 
     /// Moves `piece` from `from` to the empty square `to`.
     #[inline(always)]
-    pub(crate) fn move_piece(&mut self, piece: Piece, from: Square, to: Square) {
+    pub(crate) fn move_piece(&mut self, piece: ColoredPiece, from: Square, to: Square) {
         let bb = from.bitboard() | to.bitboard();
         self.by_color[piece.color().index()] ^= bb;
         self.by_kind[piece.kind().index()] ^= bb;
@@ -497,7 +497,7 @@ impl Board {
 /// The evaluation's packed piece-square entry for `piece` on `square` (a
 /// build-time table; see [`crate::weights`]).
 #[inline(always)]
-fn psqt_entry(piece: Piece, square: Square) -> i32 {
+fn psqt_entry(piece: ColoredPiece, square: Square) -> i32 {
     PSQT[piece.color().index()][piece.kind().index()][square.index()]
 }
 

@@ -31,7 +31,7 @@ use super::PieceKind;
 use super::attacks;
 use super::board::Board;
 use super::castling::CastleSide;
-use super::piece::Piece;
+use super::piece::ColoredPiece;
 use super::{File, Rank, Square};
 use kiln_tables::rank_mask;
 
@@ -361,7 +361,7 @@ fn parse_placement(board: &mut Board, field: &str) -> Result<(), FenError> {
                 file += skip as usize;
                 continue;
             }
-            let piece = Piece::from_char(c).ok_or(FenError::BadPiece {
+            let piece = ColoredPiece::from_char(c).ok_or(FenError::BadPiece {
                 rank: rank_number,
                 found: c,
             })?;
@@ -441,7 +441,7 @@ fn parse_castling(board: &mut Board, field: &str) -> Result<(), FenError> {
                 } else {
                     CastleSide::Long
                 };
-                (board.piece_on(sq) == Some(Piece::new(color, PieceKind::Rook)))
+                (board.piece_on(sq) == Some(ColoredPiece::new(color, PieceKind::Rook)))
                     .then_some((side, sq))
             }),
         };
@@ -484,7 +484,7 @@ fn parse_en_passant(board: &mut Board, field: &str) -> Result<(), FenError> {
     let possible = square.rank() == target_rank
         && board.piece_on(square).is_none()
         && board.piece_on(origin).is_none()
-        && board.piece_on(pawn_at) == Some(Piece::new(!board.side, PieceKind::Pawn));
+        && board.piece_on(pawn_at) == Some(ColoredPiece::new(!board.side, PieceKind::Pawn));
     if !possible {
         return Err(FenError::ImpossibleEnPassant { square });
     }

@@ -16,7 +16,7 @@ use super::Square;
 use super::board::{Board, State};
 use super::material::Material;
 use super::moves::{Move, MoveFlag};
-use super::piece::Piece;
+use super::piece::ColoredPiece;
 use super::zobrist::{self, Key};
 
 impl Board {
@@ -54,7 +54,7 @@ impl Board {
 
         match flag {
             MoveFlag::Castle => {
-                let rook = Piece::new(us, PieceKind::Rook);
+                let rook = ColoredPiece::new(us, PieceKind::Rook);
                 let side = mv.castle_side();
                 let king_to = side.king_destination(from.rank());
                 let rook_to = side.rook_destination(from.rank());
@@ -69,7 +69,7 @@ impl Board {
             }
             MoveFlag::EnPassant => {
                 let captured_at = Square::from_index_masked(to as u32 ^ 8);
-                let captured = Piece::new(them, PieceKind::Pawn);
+                let captured = ColoredPiece::new(them, PieceKind::Pawn);
                 self.remove_piece(captured, captured_at);
                 self.move_piece(piece, from, to);
                 let pawns = zobrist::piece(captured, captured_at)
@@ -93,7 +93,7 @@ impl Board {
                 }
                 match mv.promotion() {
                     Some(kind) => {
-                        let promoted = Piece::new(us, kind);
+                        let promoted = ColoredPiece::new(us, kind);
                         self.remove_piece(piece, from);
                         self.put_piece(promoted, to);
                         let pawn_gone = zobrist::piece(piece, from);
@@ -161,7 +161,7 @@ impl Board {
         }
         let landed = mv
             .promotion()
-            .map_or(piece, |kind| Piece::new(piece.color(), kind));
+            .map_or(piece, |kind| ColoredPiece::new(piece.color(), kind));
         key ^ zobrist::piece(piece, from) ^ zobrist::piece(landed, to)
     }
 
@@ -184,8 +184,8 @@ impl Board {
         let to = mv.to();
         match mv.flag() {
             MoveFlag::Castle => {
-                let king = Piece::new(us, PieceKind::King);
-                let rook = Piece::new(us, PieceKind::Rook);
+                let king = ColoredPiece::new(us, PieceKind::King);
+                let rook = ColoredPiece::new(us, PieceKind::Rook);
                 let side = mv.castle_side();
                 let king_to = side.king_destination(from.rank());
                 let rook_to = side.rook_destination(from.rank());
@@ -195,10 +195,10 @@ impl Board {
                 self.put_piece(rook, to);
             }
             MoveFlag::EnPassant => {
-                let pawn = Piece::new(us, PieceKind::Pawn);
+                let pawn = ColoredPiece::new(us, PieceKind::Pawn);
                 self.move_piece(pawn, to, from);
                 let captured_at = Square::from_index_masked(to as u32 ^ 8);
-                self.put_piece(Piece::new(!us, PieceKind::Pawn), captured_at);
+                self.put_piece(ColoredPiece::new(!us, PieceKind::Pawn), captured_at);
             }
             _ => {
                 let Some(moved) = self.mailbox[to.index()] else {
@@ -207,7 +207,7 @@ impl Board {
                 };
                 if mv.is_promotion() {
                     self.remove_piece(moved, to);
-                    self.put_piece(Piece::new(us, PieceKind::Pawn), from);
+                    self.put_piece(ColoredPiece::new(us, PieceKind::Pawn), from);
                 } else {
                     self.move_piece(moved, to, from);
                 }

@@ -17,7 +17,7 @@
 use super::Color;
 use super::PieceKind;
 use super::board::Board;
-use super::piece::Piece;
+use super::piece::ColoredPiece;
 
 /// Nibbles that would hold the kings' counters: always zero.
 const KING_NIBBLES: u64 = (0xF << (4 * 5)) | (0xF << (4 * 13));
@@ -33,7 +33,7 @@ impl Material {
 
     /// The amount one `piece` adds to a signature (zero for a king).
     #[inline(always)]
-    pub const fn unit(piece: Piece) -> u64 {
+    pub const fn unit(piece: ColoredPiece) -> u64 {
         let nibble = 8 * piece.color().index() + piece.kind().index();
         (1u64 << (4 * nibble)) & !KING_NIBBLES
     }
@@ -41,14 +41,14 @@ impl Material {
     /// The signature with one more `piece`.
     #[inline(always)]
     #[must_use]
-    pub const fn with(self, piece: Piece) -> Material {
+    pub const fn with(self, piece: ColoredPiece) -> Material {
         Material(self.0.wrapping_add(Material::unit(piece)))
     }
 
     /// The signature with one `piece` fewer (it must be counted).
     #[inline(always)]
     #[must_use]
-    pub const fn without(self, piece: Piece) -> Material {
+    pub const fn without(self, piece: ColoredPiece) -> Material {
         Material(self.0.wrapping_sub(Material::unit(piece)))
     }
 

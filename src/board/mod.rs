@@ -27,14 +27,14 @@ pub use castling::CastleSide;
 pub use fen::{FenError, STARTPOS};
 pub use material::Material;
 pub use moves::{Move, MoveFlag};
-pub use piece::Piece;
+pub use piece::ColoredPiece;
 pub use zobrist::Key;
 
 // The squares, files, ranks, sides, piece kinds and square sets of
 // `kiln-tables` are the engine's own: one definition serves the tables and
 // the board. The tables crate has no coloured piece, so it calls the six
-// kinds `Piece`; here `Piece` is the coloured piece and the kinds keep the
-// name `PieceKind`, which every part of the engine reads them by.
+// kinds `Piece`; the engine reads them as `PieceKind`, and a kind with its
+// colour is a `ColoredPiece`, so that no name means two things.
 pub use kiln_tables::{
     Bitboard, CastlingRights, Color, File, ParseError, Piece as PieceKind, Rank, Square, Squares,
 };

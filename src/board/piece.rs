@@ -8,7 +8,7 @@ use super::{Color, PieceKind};
 #[repr(u8)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[allow(missing_docs)]
-pub enum Piece {
+pub enum ColoredPiece {
     WhitePawn,
     WhiteKnight,
     WhiteBishop,
@@ -23,29 +23,29 @@ pub enum Piece {
     BlackKing,
 }
 
-impl Piece {
+impl ColoredPiece {
     /// Number of coloured pieces.
     pub const NUM: usize = 12;
     /// Every piece, White's first, each side pawn to king.
-    pub const ALL: [Piece; 12] = [
-        Piece::WhitePawn,
-        Piece::WhiteKnight,
-        Piece::WhiteBishop,
-        Piece::WhiteRook,
-        Piece::WhiteQueen,
-        Piece::WhiteKing,
-        Piece::BlackPawn,
-        Piece::BlackKnight,
-        Piece::BlackBishop,
-        Piece::BlackRook,
-        Piece::BlackQueen,
-        Piece::BlackKing,
+    pub const ALL: [ColoredPiece; 12] = [
+        ColoredPiece::WhitePawn,
+        ColoredPiece::WhiteKnight,
+        ColoredPiece::WhiteBishop,
+        ColoredPiece::WhiteRook,
+        ColoredPiece::WhiteQueen,
+        ColoredPiece::WhiteKing,
+        ColoredPiece::BlackPawn,
+        ColoredPiece::BlackKnight,
+        ColoredPiece::BlackBishop,
+        ColoredPiece::BlackRook,
+        ColoredPiece::BlackQueen,
+        ColoredPiece::BlackKing,
     ];
 
     /// The piece of `color` and `kind`.
     #[inline(always)]
-    pub const fn new(color: Color, kind: PieceKind) -> Piece {
-        Piece::ALL[color as usize * 6 + kind as usize]
+    pub const fn new(color: Color, kind: PieceKind) -> ColoredPiece {
+        ColoredPiece::ALL[color as usize * 6 + kind as usize]
     }
 
     /// `color * 6 + kind`, 0 … 11.
@@ -56,9 +56,9 @@ impl Piece {
 
     /// The piece with this index, if it is below 12.
     #[inline]
-    pub const fn try_from_index(index: usize) -> Option<Piece> {
+    pub const fn try_from_index(index: usize) -> Option<ColoredPiece> {
         if index < 12 {
-            Some(Piece::ALL[index])
+            Some(ColoredPiece::ALL[index])
         } else {
             None
         }
@@ -82,8 +82,8 @@ impl Piece {
 
     /// The same kind in the other colour.
     #[inline]
-    pub const fn flip(self) -> Piece {
-        Piece::ALL[(self as usize + 6) % 12]
+    pub const fn flip(self) -> ColoredPiece {
+        ColoredPiece::ALL[(self as usize + 6) % 12]
     }
 
     /// FEN letter: upper case for White, lower case for Black.
@@ -94,15 +94,15 @@ impl Piece {
 
     /// The piece for a FEN letter (`'P'` White pawn, `'k'` Black king …).
     #[inline]
-    pub const fn from_char(c: char) -> Option<Piece> {
+    pub const fn from_char(c: char) -> Option<ColoredPiece> {
         match PieceKind::from_fen_char(c) {
-            Some((color, kind)) => Some(Piece::new(color, kind)),
+            Some((color, kind)) => Some(ColoredPiece::new(color, kind)),
             None => None,
         }
     }
 }
 
-impl fmt::Display for Piece {
+impl fmt::Display for ColoredPiece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.to_char())
     }

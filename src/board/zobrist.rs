@@ -8,7 +8,7 @@
 //!
 //! [`Board::compute_key`]: super::Board::compute_key
 
-use super::piece::Piece;
+use super::piece::ColoredPiece;
 use super::{CastlingRights, File, Square};
 
 /// A 64-bit Zobrist hash of a position.
@@ -24,7 +24,7 @@ impl core::fmt::Display for Key {
 
 /// Key of `piece` standing on `square`.
 #[inline(always)]
-pub fn piece(piece: Piece, square: Square) -> u64 {
+pub fn piece(piece: ColoredPiece, square: Square) -> u64 {
     kiln_tables::zobrist_piece(piece.color(), piece.kind(), square)
 }
 

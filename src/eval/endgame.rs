@@ -20,8 +20,8 @@
 //! - [`Verdict::Normal`]: nothing special.
 
 use crate::board::{Bitboard, Board, Color, File, Material, PieceKind, Square};
+use crate::eval::endgame_constants::*;
 use crate::eval::masks::{distance, file_mask, passed_span};
-use crate::eval::params::*;
 use crate::eval::psqt::MATERIAL_EG;
 use crate::eval::score::{MAX_EVAL, Score};
 

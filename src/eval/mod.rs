@@ -2,7 +2,7 @@
 //! all weighted from build-time tables.
 //!
 //! The piece-square tables (with material folded in) are parsed from
-//! `src/eval/params.txt` (by the `kiln-params` crate) in the root build
+//! `src/eval/params.txt` (by the `kiln-format` crate) in the root build
 //! script and emitted per colour,
 //! pre-flipped and packed as `S(mg, eg)`; see [`psqt`]. The other weights
 //! (pawn structure, mobility, king safety) come from the same file; see
@@ -14,12 +14,12 @@
 //! one the search uses.
 
 pub mod endgame;
+pub mod endgame_constants;
 pub mod eval_cache;
 pub mod evaluation;
 pub mod explain;
 mod masks;
 pub mod nnue;
-pub mod params;
 pub mod pawn_table;
 pub mod psqt;
 pub mod score;

@@ -60,8 +60,8 @@ pub const fn mate_in_moves(score: Score) -> i32 {
 }
 
 /// The packed `S(mg, eg)` form of the weight tables, defined with the
-/// parameter file in `kiln-params` (the build script packs with it).
-pub use kiln_params::{eg, mg, pack};
+/// parameter file in `kiln-format` (the build script packs with it).
+pub use kiln_format::params::{eg, mg, pack};
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,7 @@
 //! The options both protocols expose, defined once: the hash size (UCI
 //! `Hash`, XBoard `memory`) and the number of search threads (UCI
 //! `Threads`, XBoard `cores`). The tools that start searchers of their own
-//! (`kiln datagen`, `kiln label`) take their hash limits from here too.
+//! (`kiln-workshop datagen`, `kiln-workshop label`) take their hash limits from here too.
 
 use super::memory::physical_mib;
 

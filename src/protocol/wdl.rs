@@ -17,7 +17,7 @@
 //! clamped to 17..=78: with less on the board draws are more likely at the
 //! same score, and more material moves the odds faster.
 //!
-//! [`FITTED`] comes from `kiln wdl` (`tune::wdl`) run on Kiln's self-play
+//! [`FITTED`] comes from `kiln-workshop wdl` (`kiln_workshop::wdl`) run on Kiln's self-play
 //! games; docs/wdl.md gives the data recipe and the fit.
 
 use crate::board::{Board, PieceKind};
@@ -40,9 +40,9 @@ pub struct WdlModel {
 }
 
 /// The model fitted to Kiln's own games: 253,367 positions of 3,000
-/// self-play games at 10,000 nodes a move (`kiln datagen --games 3000
+/// self-play games at 10,000 nodes a move (`kiln-workshop datagen --games 3000
 /// --nodes 10000 --seed 1`) of the engine with the own-data weights,
-/// `kiln wdl --iterations 30000`; docs/wdl.md.
+/// `kiln-workshop wdl --iterations 30000`; docs/wdl.md.
 pub const FITTED: WdlModel = WdlModel {
     a: [-296.791, 850.840, -834.697, 358.932],
     b: [-83.487, 171.187, -82.326, 64.353],

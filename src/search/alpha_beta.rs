@@ -18,9 +18,9 @@
 
 use super::history::{history_bonus, piece_to};
 use super::movepick::{MoveKind, MovePicker, Picked};
-use super::params::*;
 use super::see::see_ge;
 use super::tt::{Bound, refine_with_tt};
+use super::tunables::*;
 use super::{Searcher, root_move_slot};
 use crate::board::{Board, Move, PieceKind};
 use crate::eval::score::{DRAW, INFINITE, MATE, MAX_PLY, Score, TB_BOUND, is_decisive};

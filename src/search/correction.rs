@@ -16,7 +16,7 @@
 //! do not explain: a misplaced piece, an exposed king. The correction
 //! applied is the pawn entry plus the mean of the two non-pawn entries.
 
-use super::params::{CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_MAX_WEIGHT};
+use super::tunables::{CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_MAX_WEIGHT};
 use crate::board::{Board, Color, Key};
 use crate::eval::score::{MAX_EVAL, Score};
 

@@ -6,13 +6,13 @@
 
 use std::time::{Duration, Instant};
 
-use super::params::{
-    ASPIRATION_MAX_DELTA, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, TIME_STABILITY_SCALE,
-};
 use super::strength::{self, Handicap, Strength};
 use super::threads::helper_skips;
 use super::time::{falling_score_scale, node_share_scale};
 use super::tt::Bound;
+use super::tunables::{
+    ASPIRATION_MAX_DELTA, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, TIME_STABILITY_SCALE,
+};
 use super::{Report, SearchResult, Searcher, root_move_slot};
 use crate::board::{Board, Move};
 use crate::eval::score::{INFINITE, MATE, MAX_PLY, Score, is_decisive, is_mate};

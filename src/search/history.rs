@@ -3,7 +3,7 @@
 //! between the searches of a game and read by the move picker
 //! ([`movepick`](super::movepick)) and the late-move reductions.
 
-use super::params::{
+use super::tunables::{
     HISTORY_BONUS_MAX, HISTORY_BONUS_OFFSET, HISTORY_BONUS_PER_DEPTH, HISTORY_MAX,
 };
 use crate::board::{Board, Move, PieceKind};

@@ -20,7 +20,7 @@
 //! - [`tt`]: the transposition table; [`correction`]: static-evaluation
 //!   corrections;
 //! - [`threads`]: Lazy SMP (helpers, their skip pattern, the result vote);
-//! - [`time`] and [`limits`]: when to stop; [`params`]: every tunable;
+//! - [`time`] and [`limits`]: when to stop; [`tunables`]: every tunable;
 //! - `tablebase`: where the Syzygy tables are probed.
 //! - [`strength`]: limited strength (`UCI_Elo`), a handicap and a move
 //!   choice among the best lines.
@@ -41,7 +41,6 @@ mod deepening;
 pub mod history;
 pub mod limits;
 pub mod movepick;
-pub mod params;
 mod qsearch;
 pub mod see;
 pub mod strength;
@@ -49,6 +48,7 @@ mod tablebase;
 pub mod threads;
 pub mod time;
 pub mod tt;
+pub mod tunables;
 
 pub use tablebase::TbSettings;
 

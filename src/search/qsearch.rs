@@ -4,9 +4,9 @@
 
 use super::Searcher;
 use super::movepick::{MovePicker, Picked};
-use super::params::DELTA_MARGIN;
 use super::see::{SEE_VALUES, see_ge};
 use super::tt::{Bound, refine_with_tt};
+use super::tunables::DELTA_MARGIN;
 use crate::board::{Board, Move};
 use crate::eval::score::{DRAW, INFINITE, MATE, MAX_PLY, Score, is_mate};
 

@@ -5,7 +5,7 @@
 use super::features::index;
 use super::network::{Aligned, FEATURE_BIASES, FEATURE_WEIGHTS};
 use super::simd::{self, Half};
-use crate::board::{Board, Color, Piece, Square};
+use crate::board::{Board, Color, ColoredPiece, Square};
 
 /// The first layer's sums, `values.0[perspective.index()]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +42,7 @@ impl Accumulator {
 
     /// Adds `piece` on `square` to both halves.
     #[inline(always)]
-    pub fn add(&mut self, piece: Piece, square: Square) {
+    pub fn add(&mut self, piece: ColoredPiece, square: Square) {
         for color in Color::ALL {
             let column = &FEATURE_WEIGHTS.0[index(color, piece, square)];
             simd::add(&mut self.values.0[color.index()], column);
@@ -51,7 +51,7 @@ impl Accumulator {
 
     /// Takes `piece` on `square` out of both halves.
     #[inline(always)]
-    pub fn sub(&mut self, piece: Piece, square: Square) {
+    pub fn sub(&mut self, piece: ColoredPiece, square: Square) {
         for color in Color::ALL {
             let column = &FEATURE_WEIGHTS.0[index(color, piece, square)];
             simd::sub(&mut self.values.0[color.index()], column);
@@ -75,14 +75,14 @@ impl Accumulator {
 /// the victim from its own).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Delta {
-    removed: [(Piece, Square); 2],
+    removed: [(ColoredPiece, Square); 2],
     removed_len: usize,
-    added: [(Piece, Square); 2],
+    added: [(ColoredPiece, Square); 2],
     added_len: usize,
 }
 
 /// Filler for the unused slots of a [`Delta`].
-const NOTHING: (Piece, Square) = (Piece::WhitePawn, Square::A1);
+const NOTHING: (ColoredPiece, Square) = (ColoredPiece::WhitePawn, Square::A1);
 
 impl Delta {
     /// No change (a null move).
@@ -95,14 +95,14 @@ impl Delta {
 
     /// Records that `piece` left `square`.
     #[inline]
-    pub fn remove(&mut self, piece: Piece, square: Square) {
+    pub fn remove(&mut self, piece: ColoredPiece, square: Square) {
         self.removed[self.removed_len] = (piece, square);
         self.removed_len += 1;
     }
 
     /// Records that `piece` arrived on `square`.
     #[inline]
-    pub fn add(&mut self, piece: Piece, square: Square) {
+    pub fn add(&mut self, piece: ColoredPiece, square: Square) {
         self.added[self.added_len] = (piece, square);
         self.added_len += 1;
     }

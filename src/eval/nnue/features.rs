@@ -6,14 +6,14 @@
 //! accumulator and the trainer both index through [`index`]; nothing else
 //! computes a feature number.
 
-use crate::board::{Color, Piece, Square};
+use crate::board::{Color, ColoredPiece, Square};
 
 /// Features per perspective.
-pub const FEATURES: usize = kiln_params::net::INPUTS;
+pub const FEATURES: usize = kiln_format::net::INPUTS;
 
 /// The feature of `piece` on `square` from `perspective`'s side.
 #[inline(always)]
-pub const fn index(perspective: Color, piece: Piece, square: Square) -> usize {
+pub const fn index(perspective: Color, piece: ColoredPiece, square: Square) -> usize {
     let theirs = (piece.color().index() != perspective.index()) as usize;
     let relative = match perspective {
         Color::White => square,
@@ -32,8 +32,8 @@ mod tests {
         for color in Color::ALL {
             for kind in PieceKind::ALL {
                 for square in Square::ALL {
-                    let piece = Piece::new(color, kind);
-                    let mirrored = Piece::new(!color, kind);
+                    let piece = ColoredPiece::new(color, kind);
+                    let mirrored = ColoredPiece::new(!color, kind);
                     assert_eq!(
                         index(Color::White, piece, square),
                         index(Color::Black, mirrored, square.flip())
@@ -42,7 +42,7 @@ mod tests {
                 }
             }
         }
-        let wk = Piece::new(Color::White, PieceKind::King);
+        let wk = ColoredPiece::new(Color::White, PieceKind::King);
         assert_eq!(index(Color::White, wk, Square::E1), 5 * 64 + 4);
         assert_eq!(index(Color::Black, wk, Square::E1), 384 + 5 * 64 + 60);
     }

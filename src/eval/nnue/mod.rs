@@ -1,7 +1,7 @@
 //! The efficiently updatable neural network evaluation: a (768 → N)×2 → 1
 //! network with a squared clipped ReLU, integer weights embedded at build
 //! time ([`network`]). The file format and the integer formula are
-//! `kiln_params::net`'s; docs/nnue.md describes the design.
+//! `kiln_format::net`'s; docs/nnue.md describes the design.
 //!
 //! - [`features`]: the input feature of a piece on a square;
 //! - [`network`]: the embedded weights and the header's constants;
@@ -53,7 +53,7 @@ pub fn evaluate_fresh(board: &Board) -> Score {
 /// accumulators, by the number of men on the board.
 #[inline(always)]
 pub fn bucket(board: &Board) -> usize {
-    kiln_params::net::output_bucket(board.occupied().count() as usize, OUTPUT_BUCKETS)
+    kiln_format::net::output_bucket(board.occupied().count() as usize, OUTPUT_BUCKETS)
 }
 
 /// The endgame table's exact verdict, side to move's view, if it has one.

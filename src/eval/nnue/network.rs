@@ -1,7 +1,7 @@
 //! The network built into the engine: its weights as `static` arrays and
 //! its header as constants, emitted by the root build script from
 //! `src/eval/net.nnue` (or the file `KILN_NET` names) after
-//! `kiln_params::net::parse` accepted it. Nothing here runs at startup.
+//! `kiln_format::net::parse` accepted it. Nothing here runs at startup.
 
 /// Aligns its contents to 64 bytes (a cache line, and more than any SIMD
 /// load needs), so the accumulator and output code may use aligned loads
@@ -31,6 +31,6 @@ mod tests {
                 .all(|w| i32::from(*w).abs() * QA <= 32767)
         );
         assert!(DESCRIPTION.is_ascii());
-        assert!((1..=kiln_params::net::MAX_BUCKETS).contains(&OUTPUT_BUCKETS));
+        assert!((1..=kiln_format::net::MAX_BUCKETS).contains(&OUTPUT_BUCKETS));
     }
 }

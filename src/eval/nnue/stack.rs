@@ -15,7 +15,7 @@
 //! search never evaluates is never updated.
 
 use super::accumulator::{Accumulator, Delta};
-use crate::board::{Board, Move, MoveFlag, Piece, PieceKind, Square};
+use crate::board::{Board, ColoredPiece, Move, MoveFlag, PieceKind, Square};
 
 /// The most moves replayed from an ancestor: a full refresh adds about
 /// 30 columns per half, a move changes two to four, so beyond this a
@@ -111,10 +111,10 @@ impl AccumulatorStack {
 /// Takes `mv`, made by `mover`, back on `mailbox` (the placement after
 /// it) and returns what the move changed.
 fn undo(
-    mailbox: &mut [Option<Piece>; 64],
+    mailbox: &mut [Option<ColoredPiece>; 64],
     mover: crate::board::Color,
     mv: Move,
-    captured: Option<Piece>,
+    captured: Option<ColoredPiece>,
 ) -> Delta {
     let mut delta = Delta::NONE;
     if mv.is_null() {
@@ -123,8 +123,8 @@ fn undo(
     let (from, to) = (mv.from(), mv.to());
     match mv.flag() {
         MoveFlag::Castle => {
-            let king = Piece::new(mover, PieceKind::King);
-            let rook = Piece::new(mover, PieceKind::Rook);
+            let king = ColoredPiece::new(mover, PieceKind::King);
+            let rook = ColoredPiece::new(mover, PieceKind::Rook);
             let side = mv.castle_side();
             let king_to = side.king_destination(from.rank());
             let rook_to = side.rook_destination(from.rank());
@@ -138,8 +138,8 @@ fn undo(
             mailbox[to.index()] = Some(rook);
         }
         MoveFlag::EnPassant => {
-            let pawn = Piece::new(mover, PieceKind::Pawn);
-            let victim = Piece::new(!mover, PieceKind::Pawn);
+            let pawn = ColoredPiece::new(mover, PieceKind::Pawn);
+            let victim = ColoredPiece::new(!mover, PieceKind::Pawn);
             let captured_at = Square::from_index_masked(to as u32 ^ 8);
             delta.remove(pawn, from);
             delta.remove(victim, captured_at);
@@ -154,7 +154,7 @@ fn undo(
                 return delta;
             };
             let moved = if mv.is_promotion() {
-                Piece::new(mover, PieceKind::Pawn)
+                ColoredPiece::new(mover, PieceKind::Pawn)
             } else {
                 landed
             };

@@ -1,0 +1,26 @@
+//! Every file format of Kiln's that crosses a process boundary, read and
+//! written in one place: the engine's build script, the engine and the
+//! workshop (`kiln-workshop`) all go through this crate, so a file one of
+//! them writes is exactly what another reads.
+//!
+//! - [`params`]: the evaluation parameter file `src/eval/params.txt` (text),
+//!   and the packed `S(mg, eg)` form its weights are compiled into;
+//! - [`net`]: the network file (`.nnue`);
+//! - [`record`]: training data, self-play positions with their search
+//!   scores and game results;
+//! - [`FileError`]: the error for a file the system would not let a reader
+//!   or writer open, read, create or write.
+//!
+//! The crate depends on `std` only and knows nothing of the engine's board:
+//! positions are stored and read as plain squares and piece codes, and the
+//! workshop turns them into boards.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod file_error;
+pub mod net;
+pub mod params;
+pub mod record;
+
+pub use file_error::{FileAction, FileError};

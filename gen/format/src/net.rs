@@ -1,0 +1,539 @@
+//! Kiln's network file format (`.nnue`): a (768 → N)×2 → 1 network with
+//! integer weights and B output buckets (one set of output weights per band
+//! of piece count), shared by the engine's build script (which checks and
+//! embeds the file), the trainer (which writes it) and anything that loads
+//! one at run time.
+//!
+//! ```text
+//! header   0..8    magic "KILNNNUE"
+//!          8..10   format version, u16 little-endian (2; version 1 is read too)
+//!         10       activation, u8: 1 = squared clipped ReLU, clamp(x, 0, QA)²
+//!         11       output buckets B, u8 (1 to 31; version 1: always 0, read as 1)
+//!         12..16   inputs, u32 (768)
+//!         16..20   hidden size N, u32 (a multiple of 16, at most 4096)
+//!         20..24   QA, u32: feature-transformer scale (255)
+//!         24..28   QB, u32: output-layer scale (64)
+//!         28..32   output scale, u32: centipawns per unit of the network's output
+//!         32..64   description: ASCII, zero-padded (the data it was trained on)
+//! body            feature weights, i16 [768][N]: feature f's N weights together
+//!                 feature biases, i16 [N]
+//!                 output weights, i16 [B][2N]: per bucket, the first N read
+//!                 the side to move's accumulator, the next N the other side's
+//!                 output biases, i32 [B]
+//! trailer         checksum, u64: 64-bit FNV-1a of every byte before it
+//! ```
+//!
+//! All numbers are little-endian. The checksum is also the network's
+//! fingerprint, which the engine prints beside its tables' fingerprint.
+//!
+//! The evaluation of a position, in integers (the engine's and the
+//! trainer's quantised check agree on it exactly):
+//!
+//! ```text
+//! acc[p][i] = bias[i] + Σ weight[f][i] over the active features f of perspective p
+//! b         = (pieces on the board − 2) · B / 31                         (the output bucket)
+//! sum       = Σ act(acc[us][i])·out[b][i] + Σ act(acc[them][i])·out[b][N + i]   (i32, wrapping)
+//! eval      = (sum / QA + out_bias[b]) · scale / (QA · QB)                (centipawns, side to move)
+//! ```
+//!
+//! The last line is computed in `i64` (`sum / QA` times a scale of 400 can
+//! pass `i32`), and both divisions truncate toward zero.
+//!
+//! How a piece on a square becomes a feature index is the engine's
+//! (`kiln::eval::nnue::features`), not this crate's: the workshop's trainer
+//! calls the same function through the engine library.
+
+use std::fmt;
+
+/// The first eight bytes of a network file.
+pub const MAGIC: [u8; 8] = *b"KILNNNUE";
+/// The format version this module writes; it reads this one and 1, the
+/// version before output buckets.
+pub const VERSION: u16 = 2;
+/// The activation code of the squared clipped ReLU.
+pub const ACTIVATION_SCRELU: u8 = 1;
+/// Input features: 2 colours × 6 kinds × 64 squares.
+pub const INPUTS: usize = 768;
+/// Bytes of the header.
+pub const HEADER_BYTES: usize = 64;
+/// Bytes of the description field.
+pub const DESCRIPTION_BYTES: usize = 32;
+/// The largest hidden size a file may declare.
+pub const MAX_HIDDEN: usize = 4096;
+/// The most output buckets a file may declare: a board holds 2 to 32 men,
+/// 31 counts, so more would leave buckets that no position reaches.
+pub const MAX_BUCKETS: usize = 31;
+
+/// The output bucket of a position with `pieces` men on the board (kings
+/// included, 2 to 32) in a network of `buckets` buckets: the range of piece
+/// counts cut into `buckets` bands of near-equal width, from 0 for the
+/// barest endgames to `buckets − 1` for the start position.
+pub const fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    let pieces = if pieces < 2 {
+        2
+    } else if pieces > 32 {
+        32
+    } else {
+        pieces
+    };
+    (pieces - 2) * buckets / 31
+}
+
+/// What a network file's header says, checked against its size and
+/// checksum by [`parse`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetHeader {
+    /// Hidden size N: neurons per perspective.
+    pub hidden: usize,
+    /// Output buckets B.
+    pub buckets: usize,
+    /// Feature-transformer quantisation scale.
+    pub qa: i32,
+    /// Output-layer quantisation scale.
+    pub qb: i32,
+    /// Centipawns per unit of the network's output.
+    pub scale: i32,
+    /// What the network was trained on (ASCII, at most 32 bytes).
+    pub description: String,
+}
+
+impl NetHeader {
+    /// The size in bytes of a file with this header.
+    pub fn file_size(&self) -> usize {
+        file_size(self.hidden, self.buckets)
+    }
+}
+
+/// The size in bytes of a network file with `hidden` neurons per
+/// perspective and `buckets` output buckets.
+pub const fn file_size(hidden: usize, buckets: usize) -> usize {
+    layout(hidden, buckets).checksum + 8
+}
+
+/// Byte offsets of the body's parts in a file with `hidden` neurons and
+/// `buckets` output buckets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Start of the feature weights.
+    pub feature_weights: usize,
+    /// Start of the feature biases.
+    pub feature_biases: usize,
+    /// Start of the output weights.
+    pub output_weights: usize,
+    /// Start of the output biases.
+    pub output_biases: usize,
+    /// Start of the checksum.
+    pub checksum: usize,
+}
+
+/// Where each part of a file with `hidden` neurons and `buckets` output
+/// buckets starts.
+pub const fn layout(hidden: usize, buckets: usize) -> Layout {
+    let feature_weights = HEADER_BYTES;
+    let feature_biases = feature_weights + 2 * INPUTS * hidden;
+    let output_weights = feature_biases + 2 * hidden;
+    let output_biases = output_weights + 2 * 2 * hidden * buckets;
+    Layout {
+        feature_weights,
+        feature_biases,
+        output_weights,
+        output_biases,
+        checksum: output_biases + 4 * buckets,
+    }
+}
+
+/// 64-bit FNV-1a of `bytes`: the checksum and fingerprint of a network.
+pub const fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < bytes.len() {
+        hash ^= bytes[i] as u64;
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        i += 1;
+    }
+    hash
+}
+
+/// Why bytes are not a network file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetError {
+    /// Shorter than a header.
+    TooShort(usize),
+    /// The first eight bytes are not [`MAGIC`].
+    BadMagic,
+    /// A version this module does not read.
+    Version(u16),
+    /// An activation this module does not know.
+    Activation(u8),
+    /// An output bucket count of zero or above [`MAX_BUCKETS`].
+    Buckets(u8),
+    /// An input count other than [`INPUTS`].
+    Inputs(u32),
+    /// A hidden size that is zero, not a multiple of 16 or above [`MAX_HIDDEN`].
+    Hidden(u32),
+    /// A scale that is zero or too large to compute with.
+    Scale(&'static str, u32),
+    /// The description is not ASCII.
+    Description,
+    /// The size does not match the header: `(expected, found)`.
+    Size(usize, usize),
+    /// The stored checksum does not match the bytes: `(stored, computed)`.
+    Checksum(u64, u64),
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::TooShort(n) => {
+                write!(f, "{n} bytes: shorter than a {HEADER_BYTES}-byte header")
+            }
+            NetError::BadMagic => write!(f, "not a Kiln network (no \"KILNNNUE\" magic)"),
+            NetError::Version(v) => {
+                write!(f, "format version {v}; this build reads 1 to {VERSION}")
+            }
+            NetError::Activation(a) => write!(f, "unknown activation {a}"),
+            NetError::Buckets(b) => {
+                write!(f, "{b} output buckets: must be 1 to {MAX_BUCKETS}")
+            }
+            NetError::Inputs(n) => write!(f, "{n} inputs; the format has {INPUTS}"),
+            NetError::Hidden(n) => {
+                write!(
+                    f,
+                    "hidden size {n}: must be a multiple of 16 from 16 to {MAX_HIDDEN}"
+                )
+            }
+            NetError::Scale(name, v) => write!(f, "{name} {v} out of range"),
+            NetError::Description => write!(f, "the description is not ASCII"),
+            NetError::Size(expected, found) => {
+                write!(f, "{found} bytes; the header asks for {expected}")
+            }
+            NetError::Checksum(stored, computed) => write!(
+                f,
+                "checksum {stored:016x} stored, {computed:016x} computed: the file is damaged"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+fn u16_at(bytes: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([bytes[at], bytes[at + 1]])
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
+/// Checks a whole network file (header, size, checksum) and returns its
+/// header and fingerprint.
+pub fn parse(bytes: &[u8]) -> Result<(NetHeader, u64), NetError> {
+    if bytes.len() < HEADER_BYTES {
+        return Err(NetError::TooShort(bytes.len()));
+    }
+    if bytes[..8] != MAGIC {
+        return Err(NetError::BadMagic);
+    }
+    let version = u16_at(bytes, 8);
+    if version != 1 && version != VERSION {
+        return Err(NetError::Version(version));
+    }
+    // Version 1 had a u16 activation here, whose high byte was zero.
+    let activation = bytes[10];
+    if activation != ACTIVATION_SCRELU {
+        return Err(NetError::Activation(activation));
+    }
+    let buckets = match (version, bytes[11]) {
+        (1, 0) => 1,
+        (1, high) => return Err(NetError::Activation(high)),
+        (_, b) if b == 0 || usize::from(b) > MAX_BUCKETS => return Err(NetError::Buckets(b)),
+        (_, b) => usize::from(b),
+    };
+    let inputs = u32_at(bytes, 12);
+    if inputs as usize != INPUTS {
+        return Err(NetError::Inputs(inputs));
+    }
+    let hidden = u32_at(bytes, 16);
+    if hidden == 0 || !hidden.is_multiple_of(16) || hidden as usize > MAX_HIDDEN {
+        return Err(NetError::Hidden(hidden));
+    }
+    let scale_in = |name: &'static str, at: usize, max: u32| {
+        let v = u32_at(bytes, at);
+        if v == 0 || v > max {
+            Err(NetError::Scale(name, v))
+        } else {
+            Ok(v as i32)
+        }
+    };
+    // QA ≤ 255 keeps act(x)·weight inside an i16 product (the SIMD path
+    // multiplies clamped values by weights in 16 bits).
+    let qa = scale_in("QA", 20, 255)?;
+    let qb = scale_in("QB", 24, 1024)?;
+    let scale = scale_in("output scale", 28, 10_000)?;
+    let raw = &bytes[32..HEADER_BYTES];
+    let end = raw
+        .iter()
+        .position(|&b| b == 0)
+        .unwrap_or(DESCRIPTION_BYTES);
+    if !raw[..end].is_ascii() || raw[end..].iter().any(|&b| b != 0) {
+        return Err(NetError::Description);
+    }
+    let description = String::from_utf8_lossy(&raw[..end]).into_owned();
+    let header = NetHeader {
+        hidden: hidden as usize,
+        buckets,
+        qa,
+        qb,
+        scale,
+        description,
+    };
+    let expected = header.file_size();
+    if bytes.len() != expected {
+        return Err(NetError::Size(expected, bytes.len()));
+    }
+    let at = layout(header.hidden, header.buckets).checksum;
+    let stored = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    let computed = fnv1a64(&bytes[..at]);
+    if stored != computed {
+        return Err(NetError::Checksum(stored, computed));
+    }
+    Ok((header, computed))
+}
+
+/// A network's integer weights, as the trainer produces them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetWeights {
+    /// `[768][N]`, feature-major.
+    pub feature_weights: Vec<i16>,
+    /// `[N]`.
+    pub feature_biases: Vec<i16>,
+    /// `[B][2N]`: per bucket, the side to move's half, then the other
+    /// side's.
+    pub output_weights: Vec<i16>,
+    /// `[B]`.
+    pub output_biases: Vec<i32>,
+}
+
+/// Checks a whole network file like [`parse`] and returns its weights
+/// too.
+pub fn read(bytes: &[u8]) -> Result<(NetHeader, NetWeights, u64), NetError> {
+    let (header, fingerprint) = parse(bytes)?;
+    let at = layout(header.hidden, header.buckets);
+    let i16s = |from: usize, to: usize| -> Vec<i16> {
+        bytes[from..to]
+            .chunks_exact(2)
+            .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
+            .collect()
+    };
+    let weights = NetWeights {
+        feature_weights: i16s(at.feature_weights, at.feature_biases),
+        feature_biases: i16s(at.feature_biases, at.output_weights),
+        output_weights: i16s(at.output_weights, at.output_biases),
+        output_biases: bytes[at.output_biases..at.checksum]
+            .chunks_exact(4)
+            .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect(),
+    };
+    Ok((header, weights, fingerprint))
+}
+
+/// Why weights cannot be written as a network file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteError(pub String);
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+/// The bytes of a network file (the current [`VERSION`]) holding
+/// `weights` under `header` (whose hidden size and bucket count must match
+/// the weights), checksum included.
+pub fn write(header: &NetHeader, weights: &NetWeights) -> Result<Vec<u8>, WriteError> {
+    let n = header.hidden;
+    if n == 0 || !n.is_multiple_of(16) || n > MAX_HIDDEN {
+        return Err(WriteError(format!(
+            "hidden size {n}: must be a multiple of 16 up to {MAX_HIDDEN}"
+        )));
+    }
+    let buckets = header.buckets;
+    if buckets == 0 || buckets > MAX_BUCKETS {
+        return Err(WriteError(format!(
+            "{buckets} output buckets: must be 1 to {MAX_BUCKETS}"
+        )));
+    }
+    let sizes = [
+        ("feature weights", weights.feature_weights.len(), INPUTS * n),
+        ("feature biases", weights.feature_biases.len(), n),
+        (
+            "output weights",
+            weights.output_weights.len(),
+            2 * n * buckets,
+        ),
+        ("output biases", weights.output_biases.len(), buckets),
+    ];
+    for (name, found, expected) in sizes {
+        if found != expected {
+            return Err(WriteError(format!(
+                "{found} {name}; hidden size {n} needs {expected}"
+            )));
+        }
+    }
+    if !header.description.is_ascii() || header.description.len() > DESCRIPTION_BYTES {
+        return Err(WriteError(format!(
+            "description {:?}: at most {DESCRIPTION_BYTES} ASCII bytes",
+            header.description
+        )));
+    }
+    let mut bytes = Vec::with_capacity(file_size(n, buckets));
+    bytes.extend_from_slice(&MAGIC);
+    bytes.extend_from_slice(&VERSION.to_le_bytes());
+    bytes.push(ACTIVATION_SCRELU);
+    bytes.push(buckets as u8);
+    for value in [
+        INPUTS as u32,
+        n as u32,
+        header.qa as u32,
+        header.qb as u32,
+        header.scale as u32,
+    ] {
+        bytes.extend_from_slice(&value.to_le_bytes());
+    }
+    let mut description = [0u8; DESCRIPTION_BYTES];
+    description[..header.description.len()].copy_from_slice(header.description.as_bytes());
+    bytes.extend_from_slice(&description);
+    for part in [
+        &weights.feature_weights,
+        &weights.feature_biases,
+        &weights.output_weights,
+    ] {
+        for w in part.iter() {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+    for bias in &weights.output_biases {
+        bytes.extend_from_slice(&bias.to_le_bytes());
+    }
+    let checksum = fnv1a64(&bytes);
+    bytes.extend_from_slice(&checksum.to_le_bytes());
+    debug_assert_eq!(bytes.len(), file_size(n, buckets));
+    parse(&bytes).map_err(|e| WriteError(format!("wrote an unreadable file: {e}")))?;
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> (NetHeader, NetWeights) {
+        small_with(1)
+    }
+
+    fn small_with(buckets: usize) -> (NetHeader, NetWeights) {
+        let n = 16;
+        let header = NetHeader {
+            hidden: n,
+            buckets,
+            qa: 255,
+            qb: 64,
+            scale: 400,
+            description: "test".into(),
+        };
+        let weights = NetWeights {
+            feature_weights: (0..INPUTS * n).map(|i| (i % 251) as i16 - 125).collect(),
+            feature_biases: (0..n as i16).collect(),
+            output_weights: (0..(2 * n * buckets) as i16).map(|i| -i).collect(),
+            output_biases: (0..buckets as i32).map(|b| b - 77).collect(),
+        };
+        (header, weights)
+    }
+
+    #[test]
+    fn a_written_file_parses_back_with_its_header_and_layout() {
+        let (header, weights) = small();
+        let bytes = write(&header, &weights).expect("valid weights");
+        let (read_header, fingerprint) = parse(&bytes).expect("written file");
+        assert_eq!(read_header, header);
+        assert_eq!(read(&bytes), Ok((header, weights, fingerprint)));
+        assert_eq!(fingerprint, fnv1a64(&bytes[..bytes.len() - 8]));
+        let at = layout(16, 1);
+        assert_eq!(
+            i16::from_le_bytes([bytes[at.feature_biases + 2], bytes[at.feature_biases + 3]]),
+            1
+        );
+        assert_eq!(
+            i32::from_le_bytes(bytes[at.output_biases..at.checksum].try_into().unwrap()),
+            -77
+        );
+
+        let (header, weights) = small_with(8);
+        let bytes = write(&header, &weights).expect("valid weights");
+        assert_eq!((bytes[10], bytes[11]), (ACTIVATION_SCRELU, 8));
+        assert_eq!(bytes.len(), file_size(16, 8));
+        let (read_header, read_weights, _) = read(&bytes).expect("written file");
+        assert_eq!((read_header, read_weights), (header, weights));
+    }
+
+    /// A file of version 1 (no buckets: the byte after the activation is
+    /// zero) reads as one bucket; other versions and bucket counts are
+    /// refused.
+    #[test]
+    fn version_one_files_read_as_one_bucket() {
+        let (header, weights) = small();
+        let mut bytes = write(&header, &weights).expect("valid weights");
+        let end = bytes.len() - 8;
+        let resum = |bytes: &mut Vec<u8>| {
+            let sum = fnv1a64(&bytes[..end]);
+            bytes[end..].copy_from_slice(&sum.to_le_bytes());
+        };
+        bytes[8..12].copy_from_slice(&[1, 0, 1, 0]);
+        resum(&mut bytes);
+        assert_eq!(read(&bytes).map(|(h, w, _)| (h, w)), Ok((header, weights)));
+        bytes[8] = 3;
+        resum(&mut bytes);
+        assert_eq!(parse(&bytes), Err(NetError::Version(3)));
+        bytes[8] = 2;
+        bytes[11] = 0;
+        resum(&mut bytes);
+        assert_eq!(parse(&bytes), Err(NetError::Buckets(0)));
+        bytes[11] = 32;
+        resum(&mut bytes);
+        assert_eq!(parse(&bytes), Err(NetError::Buckets(32)));
+    }
+
+    #[test]
+    fn output_buckets_cover_every_piece_count_in_order() {
+        for buckets in 1..=MAX_BUCKETS {
+            let all: Vec<usize> = (2..=32).map(|p| output_bucket(p, buckets)).collect();
+            assert_eq!(all[0], 0);
+            assert_eq!(all[30], buckets - 1);
+            assert!(all.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+        }
+        assert_eq!(output_bucket(5, 8), 0);
+        assert_eq!(output_bucket(6, 8), 1);
+        assert_eq!(output_bucket(32, 8), 7);
+    }
+
+    #[test]
+    fn damage_and_wrong_sizes_are_reported() {
+        let (header, weights) = small();
+        let bytes = write(&header, &weights).expect("valid weights");
+        let mut flipped = bytes.clone();
+        flipped[100] ^= 1;
+        assert!(matches!(parse(&flipped), Err(NetError::Checksum(..))));
+        assert!(matches!(
+            parse(&bytes[..bytes.len() - 1]),
+            Err(NetError::Size(..))
+        ));
+        assert!(matches!(parse(&bytes[..10]), Err(NetError::TooShort(10))));
+        let mut magic = bytes.clone();
+        magic[0] = b'X';
+        assert_eq!(parse(&magic), Err(NetError::BadMagic));
+        let mut short = weights.clone();
+        short.output_weights.pop();
+        assert!(write(&header, &short).is_err());
+    }
+}

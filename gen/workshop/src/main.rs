@@ -1,0 +1,324 @@
+//! The `kiln-workshop` binary: the offline tools that make Kiln's data,
+//! weights and networks. Command-line conventions are the engine's: `--help`
+//! anywhere prints usage and exits 0; a command line that cannot run gets
+//! one line on stderr naming the word at fault and exit status 2; a run
+//! that fails (a file that cannot be read, an engine that does not start)
+//! exits 1.
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::process::ExitCode;
+
+use kiln::cli::{Arg, ArgError, Args, Parsed, no_arguments, unexpected};
+use kiln_workshop::{data, datagen, label, plot, texel, train, wdl};
+
+/// `kiln-workshop --help`.
+const USAGE: &str = "\
+Kiln's workshop: the offline tools that make the engine's training data,
+evaluation weights and network.
+
+usage: kiln-workshop <command> [<arguments>]
+
+commands:
+  datagen --out <file> ... self-play training positions
+  data <tool> ...          data files: sort, holdout, subset, stats
+  label --data <file> --out <file> --engine <path> ...
+                           re-score training positions with another UCI engine
+  tune --data <file> --out <params.txt> ...
+                           Texel tuning of the evaluation weights
+                           (`tune --neutral --out <file>`: the material-only start)
+  train --data <file> --out <file.nnue> ...
+                           train the network evaluation on the CPU
+  wdl --data <file> ...    fit the win/draw/loss model of UCI_ShowWDL to
+                           self-play games
+  plot [--params <params.txt>] [--losses <file>] [--curve <file>] --out <dir>
+                           PNG heat maps of the piece-square tables, a
+                           loss curve and the network's learning curve
+  help [<command>]         this help, or a command's
+  version                  version, and the engine's tables and network
+
+  -h, --help               this help (`kiln-workshop <command> --help`: the command's)
+  -V, --version            as `kiln-workshop version`
+
+Whole numbers and seeds are decimal or 0x hex; options also take
+--option=value.
+Exit status: 0 done, 1 failed while running, 2 bad command line.
+
+The engine itself (UCI, XBoard, bench, perft) is the `kiln` binary.";
+
+const HELP_USAGE: &str = "\
+usage: kiln-workshop help [<command>]
+
+Prints the usage of kiln-workshop, or of <command>.";
+
+const VERSION_USAGE: &str = "\
+usage: kiln-workshop version   (or kiln-workshop --version, kiln-workshop -V)
+
+Prints the version and the engine library's tables seed and fingerprint and
+network fingerprint: self-play and the tuner use that engine.";
+
+/// Every command, with its usage text.
+const COMMANDS: [(&str, &str); 9] = [
+    ("datagen", datagen::USAGE),
+    ("data", data::USAGE),
+    ("label", label::USAGE),
+    ("tune", texel::USAGE),
+    ("train", train::USAGE),
+    ("wdl", wdl::USAGE),
+    ("plot", plot::USAGE),
+    ("help", HELP_USAGE),
+    ("version", VERSION_USAGE),
+];
+
+fn main() -> ExitCode {
+    let mut args = std::env::args_os().skip(1);
+    let Some(first) = args.next() else {
+        eprintln!("kiln-workshop: a command is needed (see 'kiln-workshop --help')");
+        return ExitCode::from(2);
+    };
+    let rest: Vec<OsString> = args.collect();
+    match first.to_string_lossy().as_ref() {
+        "--help" | "-h" | "help" => help_command(rest),
+        "--version" | "-V" | "version" => version_command(rest),
+        "datagen" => datagen_command(rest),
+        "data" => data_command(rest),
+        "label" => label_command(rest),
+        "tune" => tune_command(rest),
+        "train" => train_command(rest),
+        "wdl" => wdl_command(rest),
+        "plot" => plot_command(rest),
+        other if other.starts_with('-') => {
+            usage_error(None, &ArgError::UnknownOption(other.to_string()))
+        }
+        other => usage_error(None, &ArgError::UnknownCommand(other.to_string())),
+    }
+}
+
+/// Prints a usage text on stdout (exit 0).
+fn print_usage(usage: &str) -> ExitCode {
+    // A reader that stops early (`kiln-workshop --help | head`) is no failure.
+    let _ = writeln!(std::io::stdout(), "{usage}");
+    ExitCode::SUCCESS
+}
+
+/// Reports a command line that cannot run: one line on stderr naming what
+/// is wrong and where help is, exit status 2.
+fn usage_error(command: Option<&str>, err: &ArgError) -> ExitCode {
+    match command {
+        Some(command) => {
+            eprintln!("kiln-workshop {command}: {err} (see 'kiln-workshop {command} --help')")
+        }
+        None => eprintln!("kiln-workshop: {err} (see 'kiln-workshop --help')"),
+    }
+    ExitCode::from(2)
+}
+
+/// Reports a run that failed (exit status 1).
+fn failure(command: &str, err: &dyn std::fmt::Display) -> ExitCode {
+    eprintln!("kiln-workshop {command}: {err}");
+    ExitCode::FAILURE
+}
+
+/// The settings a command's arguments asked for, or, when there is nothing
+/// to run, the exit code after printing its usage (help) or the error.
+fn settle<T>(
+    command: &str,
+    usage: &str,
+    parsed: Result<Parsed<T>, ArgError>,
+) -> Result<T, ExitCode> {
+    match parsed {
+        Ok(Parsed::Run(settings)) => Ok(settings),
+        Ok(Parsed::Help) => Err(print_usage(usage)),
+        Err(err) => Err(usage_error(Some(command), &err)),
+    }
+}
+
+/// `kiln-workshop help [command]`.
+fn help_command(args: Vec<OsString>) -> ExitCode {
+    match parse_help(args) {
+        Ok(Parsed::Run(None)) => print_usage(USAGE),
+        Ok(Parsed::Run(Some(usage))) => print_usage(usage),
+        Ok(Parsed::Help) => print_usage(HELP_USAGE),
+        Err(err) => usage_error(None, &err),
+    }
+}
+
+/// The usage text `kiln-workshop help [command]` asks for (`None`: its own).
+fn parse_help(args: Vec<OsString>) -> Result<Parsed<Option<&'static str>>, ArgError> {
+    let mut args = Args::new(args);
+    let mut topic = None;
+    while let Some(arg) = args.next_arg()? {
+        match arg {
+            Arg::Help => return Ok(Parsed::Help),
+            Arg::Value(name) if topic.is_none() => {
+                let usage = COMMANDS
+                    .iter()
+                    .find(|(command, _)| *command == name)
+                    .map(|&(_, usage)| usage);
+                topic = Some(usage.ok_or(ArgError::UnknownCommand(name))?);
+            }
+            other => return Err(unexpected(other)),
+        }
+    }
+    Ok(Parsed::Run(topic))
+}
+
+/// `kiln-workshop version`.
+fn version_command(args: Vec<OsString>) -> ExitCode {
+    match no_arguments(args) {
+        Ok(Parsed::Run(())) => {
+            println!(
+                "kiln-workshop {} (engine tables seed {} fingerprint {:016x}, network fingerprint {:016x})",
+                kiln::build_info::VERSION,
+                kiln::build_info::SEED,
+                kiln::build_info::FINGERPRINT,
+                kiln::eval::nnue::network::FINGERPRINT
+            );
+            ExitCode::SUCCESS
+        }
+        Ok(Parsed::Help) => print_usage(VERSION_USAGE),
+        Err(err) => usage_error(None, &err),
+    }
+}
+
+/// `kiln-workshop datagen ...`: self-play training positions.
+fn datagen_command(args: Vec<OsString>) -> ExitCode {
+    let options = match settle("datagen", datagen::USAGE, datagen::Options::parse(args)) {
+        Ok(options) => options,
+        Err(code) => return code,
+    };
+    match datagen::run(&options) {
+        Ok(n) => {
+            eprintln!(
+                "kiln-workshop datagen: wrote {n} positions to {}",
+                options.out
+            );
+            ExitCode::SUCCESS
+        }
+        Err(err) => failure("datagen", &err),
+    }
+}
+
+/// `kiln-workshop data <tool> ...`: the data-file tools; prints what the
+/// tool reports.
+fn data_command(args: Vec<OsString>) -> ExitCode {
+    let options = match settle("data", data::USAGE, data::Options::parse(args)) {
+        Ok(options) => options,
+        Err(code) => return code,
+    };
+    match data::run(&options) {
+        Ok(report) => {
+            println!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(err) => failure("data", &err),
+    }
+}
+
+/// `kiln-workshop tune ...`: Texel tuning of the evaluation weights.
+fn tune_command(args: Vec<OsString>) -> ExitCode {
+    let options = match settle("tune", texel::USAGE, texel::Options::parse(args)) {
+        Ok(options) => options,
+        Err(code) => return code,
+    };
+    match texel::run(&options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => failure("tune", &err),
+    }
+}
+
+/// `kiln-workshop train ...`: the network trained on self-play data; prints
+/// the loss per epoch on stdout.
+fn train_command(args: Vec<OsString>) -> ExitCode {
+    let options = match settle("train", train::USAGE, train::Options::parse(args)) {
+        Ok(options) => options,
+        Err(code) => return code,
+    };
+    match train::run(&options) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(err) => failure("train", &err),
+    }
+}
+
+/// `kiln-workshop label ...`: training positions re-scored by another UCI
+/// engine.
+fn label_command(args: Vec<OsString>) -> ExitCode {
+    let options = match settle("label", label::USAGE, label::Options::parse(args)) {
+        Ok(options) => options,
+        Err(code) => return code,
+    };
+    match label::run(&options) {
+        Ok(summary) => {
+            let resumed = match summary.resumed {
+                0 => String::new(),
+                n => format!(" after the {n} it held"),
+            };
+            eprintln!(
+                "kiln-workshop label: wrote {} positions to {}{resumed} ({} skipped: malformed, or no score)",
+                summary.labelled, options.out, summary.skipped
+            );
+            ExitCode::SUCCESS
+        }
+        Err(err) => failure("label", &err),
+    }
+}
+
+/// `kiln-workshop wdl ...`: the win/draw/loss model fitted to self-play
+/// games; prints the fit on stdout.
+fn wdl_command(args: Vec<OsString>) -> ExitCode {
+    let options = match settle("wdl", wdl::USAGE, wdl::Options::parse(args)) {
+        Ok(options) => options,
+        Err(code) => return code,
+    };
+    match wdl::run(&options) {
+        Ok(fit) => {
+            let _ = write!(std::io::stdout(), "{fit}");
+            ExitCode::SUCCESS
+        }
+        Err(err) => failure("wdl", &err),
+    }
+}
+
+/// `kiln-workshop plot ...`: PNG pictures of the weights and the curves;
+/// prints each file written.
+fn plot_command(args: Vec<OsString>) -> ExitCode {
+    let options = match settle("plot", plot::USAGE, plot::Options::parse(args)) {
+        Ok(options) => options,
+        Err(code) => return code,
+    };
+    match plot::run(&options) {
+        Ok(written) => {
+            for path in written {
+                println!("{}", path.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(err) => failure("plot", &err),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Vec<OsString> {
+        text.split_whitespace().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn help_knows_every_command() {
+        assert_eq!(parse_help(args("")), Ok(Parsed::Run(None)));
+        for (command, usage) in COMMANDS {
+            assert_eq!(parse_help(args(command)), Ok(Parsed::Run(Some(usage))));
+            assert!(
+                usage.starts_with(&format!("usage: kiln-workshop {command}")),
+                "{command}"
+            );
+            assert!(USAGE.contains(&format!("\n  {command}")), "{command}");
+        }
+        assert_eq!(
+            parse_help(args("bogus")),
+            Err(ArgError::UnknownCommand("bogus".into()))
+        );
+    }
+}

@@ -1,0 +1,451 @@
+//! `kiln-workshop train`: trains the engine's NNUE evaluation, a
+//! (768 → N)×2 → 1 network with squared clipped ReLU, on the CPU.
+//!
+//! The data is `kiln-workshop datagen` output ([`data`]), minus the
+//! positions `kiln-workshop tune` skips too. The network ([`model`]) sees
+//! the board from both sides through `eval::nnue::features`, the side to
+//! move's accumulator first. Its output times `--scale` is a score in
+//! centipawns, turned into an expected result by `sigmoid(K · cp)`, with
+//! `K` fitted to the data's own search scores against its game results
+//! ([`data::fit_k`]): the network's centipawns then mean what the search's
+//! mean. The target blends the game result with the search score, both
+//! from the side to move's view, by `--lambda` as in `kiln-workshop tune`;
+//! the loss is their mean squared error, minimised by Adam over minibatches
+//! ([`optimise`]) with the weights clipped so that they quantise into
+//! 16 bits. The last `--holdout` of the positions are kept out of the fit
+//! and their loss printed after each epoch (and written as JSON lines with
+//! `--losses`, [`crate::fit::EpochLoss`]). The result is quantised
+//! ([`quantise`]) and written in `kiln_format::net`'s format; the integer
+//! evaluation of the file is then compared with the float network's on
+//! held-out positions.
+//!
+//! The sigmoid, the fit of `K`, Adam and its step schedule are the
+//! tuner's too ([`crate::fit`]).
+
+pub mod data;
+pub mod model;
+pub mod optimise;
+pub mod options;
+pub mod quantise;
+
+pub use options::{Options, USAGE};
+
+use std::fmt;
+use std::time::Instant;
+
+use super::progress::Progress;
+use super::trace::BuiltParamsError;
+use crate::fit::{self, EpochLoss, LossLog};
+use crate::positions::DataError;
+use data::{MAX_ACTIVE, Position};
+use kiln_format::net::{self as net_file, NetHeader, WriteError};
+use kiln_format::{FileAction, FileError};
+use model::Network;
+use optimise::{Objective, Schedule};
+
+/// Held-out positions on which the quantised network is compared with the
+/// float one.
+const CHECK_POSITIONS: usize = 10_000;
+
+/// Why `kiln-workshop train` stopped.
+#[derive(Debug)]
+pub enum TrainError {
+    /// A data file could not be read.
+    Data(DataError),
+    /// The hand-written evaluation's weights, whose held-out loss is
+    /// printed beside the network's, cannot be read.
+    BuiltParams(BuiltParamsError),
+    /// No position of the data can be trained on.
+    NoPositions,
+    /// `K` is to be fitted but no position has a search score.
+    NoScores,
+    /// The network does not fit the file format.
+    Write(WriteError),
+    /// The network could not be written.
+    File(FileError),
+}
+
+impl fmt::Display for TrainError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TrainError::Data(error) => error.fmt(f),
+            TrainError::BuiltParams(error) => error.fmt(f),
+            TrainError::NoScores => {
+                f.write_str("no position has a search score to fit K on: give --k")
+            }
+            TrainError::NoPositions => f.write_str(
+                "no usable positions in the data (expected `kiln-workshop datagen` output: binary \
+                 records or `<fen> | <result> | <score>` lines)",
+            ),
+            TrainError::Write(error) => write!(f, "cannot encode the network: {error}"),
+            TrainError::File(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for TrainError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TrainError::Data(error) => Some(error),
+            TrainError::BuiltParams(error) => Some(error),
+            TrainError::Write(error) => Some(error),
+            TrainError::File(error) => Some(error),
+            TrainError::NoPositions | TrainError::NoScores => None,
+        }
+    }
+}
+
+impl From<DataError> for TrainError {
+    fn from(error: DataError) -> Self {
+        TrainError::Data(error)
+    }
+}
+
+/// What a run did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Positions trained on.
+    pub training: usize,
+    /// Positions held out.
+    pub held_out: usize,
+    /// The logistic scale used.
+    pub k: f64,
+    /// The held-out loss before training, then after each epoch (empty
+    /// without held-out positions).
+    pub held_out_loss: Vec<f64>,
+    /// The mean batch loss of each epoch.
+    pub training_loss: Vec<f64>,
+    /// The hand-written evaluation's loss on (the first) held-out
+    /// positions, with the same `K` and targets.
+    pub hand_written_loss: Option<f64>,
+    /// Mean absolute difference in centipawns between the float network
+    /// and the written file's integer evaluation on held-out positions.
+    pub quantisation_error: f64,
+    /// The file's fingerprint.
+    pub fingerprint: u64,
+}
+
+/// Runs `kiln-workshop train`.
+pub fn run(options: &Options) -> Result<Summary, TrainError> {
+    // Created before the long load, so that a path that cannot be written
+    // fails at once. The records start at epoch 1: an epoch's training
+    // loss is the mean of its batches' losses as they are met, which has
+    // no value before the first batch.
+    let mut losses = LossLog::create(options.losses.as_deref()).map_err(TrainError::File)?;
+    let loaded = data::load(&options.data)?;
+    let mut positions = loaded.positions;
+    if positions.is_empty() {
+        return Err(TrainError::NoPositions);
+    }
+    // The last positions (whole games but the first of them) are held
+    // out, as in `kiln-workshop tune`.
+    let held = fit::held_out_count(positions.len(), options.holdout);
+    let holdout = positions.split_off(positions.len() - held);
+    let k = match options.k {
+        Some(k) => k,
+        None => data::fit_k(&positions).ok_or(TrainError::NoScores)?,
+    };
+    let objective = Objective {
+        k: k as f32,
+        scale: options.scale as f32,
+        lambda: options.lambda as f32,
+    };
+    let threads = options.threads;
+    let mut net = Network::random(options.hidden, options.buckets, options.seed);
+    // The held-out loss of a network, when there are held-out positions.
+    let held_out = |net: &Network| {
+        (!holdout.is_empty()).then(|| optimise::mean_loss(net, &holdout, &objective, threads))
+    };
+    let mut held_out_loss: Vec<f64> = held_out(&net).into_iter().collect();
+    let hand_written = if holdout.is_empty() {
+        None
+    } else {
+        Some(
+            data::hand_written_loss(&holdout, objective.lambda, objective.k)
+                .map_err(TrainError::BuiltParams)?,
+        )
+    };
+    println!(
+        "K {k:.6}, {} training and {held} held-out positions, hidden {}, output buckets {}",
+        positions.len(),
+        options.hidden,
+        options.buckets
+    );
+    if let Some(loss) = hand_written {
+        println!("hand-written evaluation: held-out {loss:.6}");
+    }
+    if let Some(loss) = held_out_loss.first() {
+        println!("epoch 0 held-out {loss:.6}");
+    }
+    let mut training_loss = Vec::new();
+    let per_epoch = positions.len() as u64;
+    let mut meter = Progress::new(
+        "train",
+        "positions",
+        Some(per_epoch * u64::from(options.epochs)),
+    );
+    let epochs_done = std::cell::Cell::new(0u64);
+    let start = Instant::now();
+    let mut epoch_start = Instant::now();
+    let schedule = Schedule {
+        epochs: options.epochs,
+        batch: options.batch,
+        lr: options.lr as f32,
+        threads,
+        seed: options.seed,
+        mirror: options.mirror,
+    };
+    let meter_cell = std::cell::RefCell::new(&mut meter);
+    optimise::train(
+        &mut net,
+        &mut positions,
+        &objective,
+        &schedule,
+        &mut |done| {
+            meter_cell.borrow_mut().update(
+                epochs_done.get() * per_epoch + done,
+                &format!("epoch {}", epochs_done.get() + 1),
+            );
+        },
+        &mut |epoch, loss, net| {
+            let seconds = epoch_start.elapsed().as_secs_f64();
+            let held_out = held_out(net);
+            held_out_loss.extend(held_out);
+            let h = held_out.map_or(String::new(), |h| format!(" held-out {h:.6}"));
+            training_loss.push(loss);
+            meter_cell.borrow().suspend(|| {
+                println!("epoch {epoch} loss {loss:.6}{h} ({seconds:.1} s)");
+            });
+            losses.record(EpochLoss {
+                epoch,
+                loss,
+                held_out,
+            });
+            epochs_done.set(u64::from(epoch));
+            epoch_start = Instant::now();
+        },
+    );
+    meter.finish();
+    eprintln!("train: {:.1} s", start.elapsed().as_secs_f64());
+
+    let (header, weights, size, fingerprint) =
+        write_network(options, &net, positions.len() + held)?;
+
+    // The quantised network against the float one.
+    let check = if holdout.is_empty() {
+        &positions
+    } else {
+        &holdout
+    };
+    let check = &check[..check.len().min(CHECK_POSITIONS)];
+    let quantisation_error = quantisation_error(&net, &header, &weights, check);
+    println!(
+        "wrote {} ({} bytes, fingerprint {fingerprint:016x}); quantised vs float: mean |difference| {quantisation_error:.3} cp over {} positions",
+        options.out,
+        size,
+        check.len()
+    );
+    // A failed write of the losses is reported only now: the network,
+    // which the run was for, is written all the same.
+    losses.finish().map_err(TrainError::File)?;
+    Ok(Summary {
+        training: positions.len(),
+        held_out: held,
+        k,
+        held_out_loss,
+        training_loss,
+        hand_written_loss: hand_written,
+        quantisation_error,
+        fingerprint,
+    })
+}
+
+/// Quantises `net` and writes it to `--out`; returns the header, the
+/// integer weights, the file's size and its fingerprint.
+fn write_network(
+    options: &Options,
+    net: &Network,
+    positions: usize,
+) -> Result<(NetHeader, net_file::NetWeights, usize, u64), TrainError> {
+    let description = options
+        .description
+        .clone()
+        .unwrap_or_else(|| format!("trained on {positions} positions"));
+    let header = NetHeader {
+        hidden: options.hidden,
+        buckets: options.buckets,
+        qa: quantise::QA,
+        qb: quantise::QB,
+        scale: options.scale as i32,
+        description,
+    };
+    let weights = quantise::quantise(net);
+    let bytes = net_file::write(&header, &weights).map_err(TrainError::Write)?;
+    // The format's own reader checks what was written and names its
+    // fingerprint.
+    let (_, fingerprint) = net_file::parse(&bytes)
+        .map_err(|error| TrainError::Write(WriteError(error.to_string())))?;
+    std::fs::write(&options.out, &bytes)
+        .map_err(|error| TrainError::File(FileError::on(FileAction::Write, &options.out)(error)))?;
+    Ok((header, weights, bytes.len(), fingerprint))
+}
+
+/// Mean absolute difference in centipawns between the float network and
+/// the integer evaluation of its quantised weights.
+fn quantisation_error(
+    net: &Network,
+    header: &NetHeader,
+    weights: &net_file::NetWeights,
+    positions: &[Position],
+) -> f64 {
+    let mut acc = vec![0.0; 2 * net.hidden];
+    let (mut us, mut them) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+    let total: f64 = positions
+        .iter()
+        .map(|position| {
+            let count = position.features(&mut us, &mut them);
+            let (us, them) = (&us[..count], &them[..count]);
+            let float = f64::from(net.forward(us, them, &mut acc)) * f64::from(header.scale);
+            let integer = f64::from(quantise::evaluate(header, weights, us, them));
+            (float - integer).abs()
+        })
+        .sum();
+    total / positions.len().max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::positions::{self, GameResult};
+    use kiln::board::Board;
+    use kiln::movegen::{MoveList, generate_all};
+    use kiln::rng::Rng;
+
+    /// Material from White's side, in centipawns.
+    fn material(board: &Board) -> i32 {
+        const VALUES: [i32; 6] = [100, 300, 300, 500, 900, 0];
+        board
+            .occupied()
+            .into_iter()
+            .filter_map(|square| board.piece_on(square))
+            .map(|piece| {
+                let value = VALUES[piece.kind().index()];
+                if piece.color().index() == 0 {
+                    value
+                } else {
+                    -value
+                }
+            })
+            .sum()
+    }
+
+    /// Random games as a binary data file: every position scored by its
+    /// material, each game won by the side ahead in material at its end.
+    fn synthetic_data(path: &str, games: u64) -> usize {
+        let mut rng = Rng::new(3);
+        let mut bytes = positions::header().to_vec();
+        let mut count = 0;
+        for game in 0..games {
+            let mut board = Board::startpos();
+            let mut boards = Vec::new();
+            for ply in 0..100 {
+                let mut moves = MoveList::new();
+                generate_all(&board, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                board.make_move(moves[rng.index(moves.len())]);
+                if ply >= 6 {
+                    boards.push(board.clone());
+                }
+            }
+            let result = match material(&board) {
+                m if m > 200 => GameResult::Win,
+                m if m < -200 => GameResult::Loss,
+                _ => GameResult::Draw,
+            };
+            for b in &boards {
+                bytes.extend(positions::encode(b, material(b), result).unwrap());
+            }
+            count += boards.len();
+            bytes.extend(positions::game_marker(game, 3, result));
+        }
+        std::fs::write(path, bytes).unwrap();
+        count
+    }
+
+    /// A tiny run lowers the held-out loss (the target mostly the
+    /// material score, which the features can express: random games'
+    /// results alone are memorised, not learnt, from so few games), writes a file that the format's
+    /// parser accepts, and is the same again from the same seed.
+    #[test]
+    fn a_tiny_run_learns_and_writes_a_network() {
+        let dir = std::env::temp_dir().join(format!("kiln-train-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("data.bin").to_str().unwrap().to_string();
+        let out = dir.join("net.nnue").to_str().unwrap().to_string();
+        let losses_file = dir.join("losses.jsonl").to_str().unwrap().to_string();
+        let written = synthetic_data(&data, 150);
+        assert!(written > 2000, "{written} positions");
+        let options = Options::parse([
+            "--data",
+            &data,
+            "--out",
+            &out,
+            "--hidden",
+            "16",
+            "--epochs",
+            "6",
+            "--batch",
+            "256",
+            "--lr",
+            "0.005",
+            "--lambda",
+            "0",
+            "--holdout",
+            "0.2",
+            "--threads",
+            "2",
+            "--losses",
+            &losses_file,
+        ])
+        .unwrap()
+        .run()
+        .unwrap();
+        let summary = run(&options).unwrap();
+        let losses = &summary.held_out_loss;
+        assert_eq!(losses.len(), 7);
+        assert!(
+            losses[6] < losses[0] * 0.5,
+            "held-out loss {losses:?} did not fall"
+        );
+        assert!(summary.k > 0.0 && summary.held_out > 0);
+        assert!(summary.quantisation_error < 10.0, "{summary:?}");
+        let bytes = std::fs::read(&out).unwrap();
+        let (header, fingerprint) = net_file::parse(&bytes).unwrap();
+        assert_eq!((header.hidden, header.scale), (16, 400));
+        assert_eq!(fingerprint, summary.fingerprint);
+        assert_eq!(
+            header.description,
+            format!(
+                "trained on {} positions",
+                summary.training + summary.held_out
+            )
+        );
+        // The losses file holds what the summary does, from epoch 1.
+        let records = crate::fit::read_losses(&losses_file).unwrap();
+        let expected: Vec<EpochLoss> = (1..)
+            .zip(&summary.training_loss)
+            .zip(&summary.held_out_loss[1..])
+            .map(|((epoch, &loss), &held_out)| EpochLoss {
+                epoch,
+                loss,
+                held_out: Some(held_out),
+            })
+            .collect();
+        assert_eq!(records, expected);
+        let again = run(&options).unwrap();
+        assert_eq!(again, summary, "same seed and threads, same network");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,248 @@
+//! The command line of `kiln-workshop train`.
+
+use std::ffi::OsString;
+
+use kiln::cli::{ArgError, Parsed, for_each_option};
+use kiln_format::net::{DESCRIPTION_BYTES, MAX_BUCKETS, MAX_HIDDEN};
+
+/// Usage text of `kiln-workshop train`.
+pub const USAGE: &str = "\
+usage: kiln-workshop train --data <file> [--data <file>...] --out <file.nnue> [options]
+
+Trains the (768 -> N)x2 -> 1 network of the engine's NNUE evaluation on
+training positions (`kiln-workshop datagen` output) on the CPU, then writes it
+quantised in Kiln's network format. Prints `epoch N loss X held-out Y` on
+stdout after each epoch (with --losses also to a file as JSON lines, which
+`kiln-workshop plot --losses` draws), and at the end how far the quantised
+network's integer evaluation is from the float network's on held-out
+positions.
+
+  --data <file>            training positions (repeat for several files)
+  --out <file.nnue>        where to write the network
+  --description <text>     ASCII, at most 32 bytes, stored in the file
+                           (default: `trained on <count> positions`)
+  --hidden <n>             neurons per perspective, a multiple of 16 (default 128)
+  --buckets <n>            output buckets, chosen by the men on the board, 1-31 (default 1)
+  --epochs <n>             passes over the data (default 20)
+  --batch <n>              positions per Adam step (default 16384)
+  --lr <x>                 Adam step size, falling linearly to a tenth (default 0.001)
+  --lambda <x>             weight of the game result against the score, 0-1 (default 0.5)
+  --k <x>                  logistic scale per centipawn (default: fitted to the
+                           data's own search scores against its game results)
+  --scale <n>              centipawns per unit of the network's output (default 400)
+  --holdout <x>            share of positions held out of the fit, 0-0.5 (default 0.1)
+  --mirror                 each epoch, train on a random half of the positions
+                           without castling rights mirrored left to right
+  --threads <n>            threads (default: the number of cores)
+  --seed <n>               seed of the starting weights and shuffles (default 1)
+  --losses <file.jsonl>    also write each epoch's losses there, one JSON object
+                           a line: {\"epoch\":N,\"loss\":X,\"held_out\":Y}, from
+                           epoch 1, written as each epoch ends
+  -h, --help               this help
+
+A run is reproducible from its seed and thread count. Whole numbers and
+seeds are decimal or 0x hex; options also take --option=value.";
+
+/// Training settings; see [`USAGE`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Training files (binary records or text lines, as `datagen` writes).
+    pub data: Vec<String>,
+    /// Where to write the network.
+    pub out: String,
+    /// The file's description; `None` names the position count.
+    pub description: Option<String>,
+    /// Neurons per perspective.
+    pub hidden: usize,
+    /// Output buckets: sets of output weights chosen by the number of men.
+    pub buckets: usize,
+    /// Passes over the data.
+    pub epochs: u32,
+    /// Positions per Adam step.
+    pub batch: usize,
+    /// Adam step size in the first epoch; it falls linearly to a tenth of
+    /// this by the last.
+    pub lr: f64,
+    /// Weight of the game result in the target (1 = result only, 0 = the
+    /// search score only), as in `kiln-workshop tune`.
+    pub lambda: f64,
+    /// The logistic scale per centipawn; `None` fits it to the data's own
+    /// search scores against its game results.
+    pub k: Option<f64>,
+    /// Centipawns per unit of the network's output.
+    pub scale: u32,
+    /// Fraction of the positions (the last ones loaded) held out.
+    pub holdout: f64,
+    /// Each epoch, a random half of the training positions that no side
+    /// may castle in are trained on mirrored left to right.
+    pub mirror: bool,
+    /// Threads that share each batch.
+    pub threads: usize,
+    /// Seed of the starting weights and the shuffles.
+    pub seed: u64,
+    /// Where to write the losses of each epoch as JSON lines
+    /// ([`crate::fit::EpochLoss`]), if anywhere.
+    pub losses: Option<String>,
+}
+
+/// The default thread count: every core.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+impl Options {
+    /// Parses the arguments after `train`.
+    pub fn parse<I>(args: I) -> Result<Parsed<Options>, ArgError>
+    where
+        I: IntoIterator,
+        I::Item: Into<OsString>,
+    {
+        let mut o = Options {
+            data: Vec::new(),
+            out: String::new(),
+            description: None,
+            hidden: 128,
+            buckets: 1,
+            epochs: 20,
+            batch: 16_384,
+            lr: 0.001,
+            lambda: 0.5,
+            k: None,
+            scale: 400,
+            holdout: 0.1,
+            mirror: false,
+            threads: cores(),
+            seed: 1,
+            losses: None,
+        };
+        let mut out = None;
+        let parsed = for_each_option(args, |flag, args| {
+            match flag {
+                "--data" => o.data.push(args.value(flag)?),
+                "--out" => out = Some(args.value(flag)?),
+                "--description" => {
+                    let text = args.value(flag)?;
+                    if text.len() > DESCRIPTION_BYTES
+                        || !text.bytes().all(|b| b.is_ascii_graphic() || b == b' ')
+                    {
+                        return Err(ArgError::BadValue {
+                            what: flag.to_string(),
+                            text,
+                            reason: format!(
+                                "a description is printable ASCII, at most {DESCRIPTION_BYTES} bytes"
+                            ),
+                        });
+                    }
+                    o.description = Some(text);
+                }
+                "--hidden" => {
+                    let n = args.number(flag, 16, MAX_HIDDEN as u64)?;
+                    if n % 16 != 0 {
+                        return Err(ArgError::BadValue {
+                            what: flag.to_string(),
+                            text: n.to_string(),
+                            reason: "the hidden size is a multiple of 16".to_string(),
+                        });
+                    }
+                    o.hidden = n as usize;
+                }
+                "--buckets" => o.buckets = args.number(flag, 1, MAX_BUCKETS as u64)? as usize,
+                "--epochs" => o.epochs = args.number(flag, 1, 100_000)? as u32,
+                "--batch" => o.batch = args.number(flag, 1, 100_000_000)? as usize,
+                "--lr" => o.lr = args.fraction(flag, 1e-7, 10.0)?,
+                "--lambda" => o.lambda = args.fraction(flag, 0.0, 1.0)?,
+                "--k" => o.k = Some(args.fraction(flag, 1e-5, 1.0)?),
+                "--scale" => o.scale = args.number(flag, 1, 10_000)? as u32,
+                "--holdout" => o.holdout = args.fraction(flag, 0.0, 0.5)?,
+                "--mirror" => o.mirror = true,
+                "--threads" => o.threads = args.number(flag, 1, 1024)? as usize,
+                "--seed" => o.seed = args.number(flag, 0, u64::MAX)?,
+                "--losses" => o.losses = Some(args.value(flag)?),
+                _ => return Ok(false),
+            }
+            Ok(true)
+        })?;
+        if parsed == Parsed::Help {
+            return Ok(Parsed::Help);
+        }
+        o.out = out.ok_or(ArgError::Missing("--out <file.nnue>"))?;
+        if o.data.is_empty() {
+            return Err(ArgError::Missing("--data <file>"));
+        }
+        Ok(Parsed::Run(o))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::split_args as args;
+
+    fn parse(text: &str) -> Result<Options, ArgError> {
+        Options::parse(args(text)).map(|parsed| parsed.run().expect("not a help request"))
+    }
+
+    #[test]
+    fn options_reject_bad_input() {
+        assert_eq!(parse("--out x"), Err(ArgError::Missing("--data <file>")));
+        assert_eq!(
+            parse("--data d"),
+            Err(ArgError::Missing("--out <file.nnue>"))
+        );
+        assert!(parse("--data d --out x --hidden 100").is_err());
+        assert!(parse("--data d --out x --hidden 0").is_err());
+        assert!(parse("--data d --out x --buckets 0").is_err());
+        assert!(parse("--data d --out x --buckets 32").is_err());
+        assert_eq!(
+            parse("--data d --out x --buckets 8").map(|o| o.buckets),
+            Ok(8)
+        );
+        assert!(parse("--data d --out x --lambda 2").is_err());
+        assert!(parse("--data d --out x --threads 0").is_err());
+        assert!(
+            parse("--data d --out x --description 0123456789012345678901234567890123").is_err()
+        );
+        assert!(matches!(
+            Options::parse(["--data", "d", "--out", "x", "--description", "caf\u{e9}"]),
+            Err(ArgError::BadValue { .. })
+        ));
+        assert_eq!(
+            parse("--data d --out x extra"),
+            Err(ArgError::UnexpectedArgument("extra".into()))
+        );
+        assert_eq!(
+            parse("--data d --out x --frobnicate"),
+            Err(ArgError::UnknownOption("--frobnicate".into()))
+        );
+        let o =
+            parse("--data=d --data e --out x --hidden=32 --k 0.01 --seed 0x10 --mirror").unwrap();
+        assert_eq!(
+            (o.data.len(), o.hidden, o.k, o.seed, o.mirror),
+            (2, 32, Some(0.01), 16, true)
+        );
+        assert_eq!(Options::parse(args("--help")), Ok(Parsed::Help));
+    }
+
+    #[test]
+    fn usage_states_the_defaults() {
+        use kiln::cli::documented_default as default;
+        let o = parse("--data d --out x").unwrap();
+        let real = |option| default(USAGE, option).and_then(|x| x.parse::<f64>().ok());
+        assert_eq!(real("--hidden"), Some(o.hidden as f64));
+        assert_eq!(real("--buckets"), Some(o.buckets as f64));
+        assert_eq!(real("--epochs"), Some(f64::from(o.epochs)));
+        assert_eq!(real("--batch"), Some(o.batch as f64));
+        assert_eq!(real("--lr"), Some(o.lr));
+        assert_eq!(real("--lambda"), Some(o.lambda));
+        assert_eq!(real("--scale"), Some(f64::from(o.scale)));
+        assert_eq!(real("--holdout"), Some(o.holdout));
+        assert_eq!(real("--seed"), Some(o.seed as f64));
+        assert_eq!(o.k, None);
+        assert!(!o.mirror);
+        assert_eq!(o.threads, cores());
+        assert_eq!(o.losses, None);
+        assert_eq!(default(USAGE, "--losses"), None);
+        let o = parse("--data d --out x --losses=l.jsonl").unwrap();
+        assert_eq!(o.losses.as_deref(), Some("l.jsonl"));
+    }
+}
