@@ -320,6 +320,102 @@ fn from_lexopt(err: lexopt::Error) -> ArgError {
     }
 }
 
+/// A binary's command line as its users meet it: its name, its usage text,
+/// and each command's usage. Both binaries (`kiln`, `kiln-workshop`)
+/// answer help, usage errors and `help <command>` through one of these, so
+/// that they follow the same conventions: help on stdout with exit 0, a
+/// command line that cannot run as one line on stderr with exit 2.
+#[derive(Clone, Copy, Debug)]
+pub struct Program {
+    /// The binary's name, as the messages print it.
+    pub name: &'static str,
+    /// `<name> --help`.
+    pub usage: &'static str,
+    /// `<name> help --help`.
+    pub help_usage: &'static str,
+    /// Every command with its usage text.
+    pub commands: &'static [(&'static str, &'static str)],
+}
+
+impl Program {
+    /// Prints a usage text on stdout; exit 0.
+    pub fn print_usage(usage: &str) -> std::process::ExitCode {
+        use std::io::Write;
+        // A reader that stops early (`kiln --help | head`) is no failure.
+        let _ = writeln!(std::io::stdout(), "{usage}");
+        std::process::ExitCode::SUCCESS
+    }
+
+    /// Reports a command line that cannot run: one line on stderr naming
+    /// what is wrong and where help is; exit status 2. `command` is `None`
+    /// for the binary's own arguments.
+    pub fn usage_error(&self, command: Option<&str>, err: &ArgError) -> std::process::ExitCode {
+        let name = self.name;
+        match command {
+            Some(command) => {
+                eprintln!("{name} {command}: {err} (see '{name} {command} --help')");
+            }
+            None => eprintln!("{name}: {err} (see '{name} --help')"),
+        }
+        std::process::ExitCode::from(2)
+    }
+
+    /// The settings a command's arguments asked for, or, when there is
+    /// nothing to run, the exit code after printing its usage (help) or the
+    /// error.
+    pub fn settle<T>(
+        &self,
+        command: &str,
+        usage: &str,
+        parsed: Result<Parsed<T>, ArgError>,
+    ) -> Result<T, std::process::ExitCode> {
+        match parsed {
+            Ok(Parsed::Run(settings)) => Ok(settings),
+            Ok(Parsed::Help) => Err(Program::print_usage(usage)),
+            Err(err) => Err(self.usage_error(Some(command), &err)),
+        }
+    }
+
+    /// `<name> help [<command>]`.
+    pub fn help_command(&self, args: Vec<OsString>) -> std::process::ExitCode {
+        match self.parse_help(args) {
+            Ok(Parsed::Run(None)) => Program::print_usage(self.usage),
+            Ok(Parsed::Run(Some(usage))) => Program::print_usage(usage),
+            Ok(Parsed::Help) => Program::print_usage(self.help_usage),
+            Err(err) => self.usage_error(None, &err),
+        }
+    }
+
+    /// The usage text `help [<command>]` asks for (`None`: the binary's
+    /// own).
+    ///
+    /// # Errors
+    /// An [`ArgError`] for a command the binary does not have or a second
+    /// argument.
+    pub fn parse_help(
+        &self,
+        args: Vec<OsString>,
+    ) -> Result<Parsed<Option<&'static str>>, ArgError> {
+        let mut args = Args::new(args);
+        let mut topic = None;
+        while let Some(arg) = args.next_arg()? {
+            match arg {
+                Arg::Help => return Ok(Parsed::Help),
+                Arg::Value(name) if topic.is_none() => {
+                    let usage = self
+                        .commands
+                        .iter()
+                        .find(|(command, _)| *command == name)
+                        .map(|&(_, usage)| usage);
+                    topic = Some(usage.ok_or(ArgError::UnknownCommand(name))?);
+                }
+                other => return Err(unexpected(other)),
+            }
+        }
+        Ok(Parsed::Run(topic))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

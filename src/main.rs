@@ -11,11 +11,10 @@
 //! cannot be read, an engine that does not start) exits 1.
 
 use std::ffi::OsString;
-use std::io::Write;
 use std::process::ExitCode;
 
 use kiln::board::Board;
-use kiln::cli::{Arg, ArgError, Args, Parsed, no_arguments, number, unexpected};
+use kiln::cli::{Arg, ArgError, Args, Parsed, Program, no_arguments, number, unexpected};
 use kiln::eval::Evaluation;
 
 /// `kiln --help`.
@@ -98,6 +97,14 @@ const COMMANDS: [(&str, &str); 5] = [
     ("version", VERSION_USAGE),
 ];
 
+/// The binary's command line: its name, usage and commands.
+const PROGRAM: Program = Program {
+    name: "kiln",
+    usage: USAGE,
+    help_usage: HELP_USAGE,
+    commands: &COMMANDS,
+};
+
 fn main() -> ExitCode {
     if let Some(missing) = missing_cpu_feature() {
         eprintln!(
@@ -113,7 +120,7 @@ fn main() -> ExitCode {
     };
     let rest: Vec<OsString> = args.collect();
     match first.to_string_lossy().as_ref() {
-        "--help" | "-h" | "help" => help_command(rest),
+        "--help" | "-h" | "help" => PROGRAM.help_command(rest),
         "--version" | "-V" | "version" => version_command(rest),
         "xboard" => xboard_command(rest),
         "bench" => bench_command(rest),
@@ -126,72 +133,10 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
         other if other.starts_with('-') => {
-            usage_error(None, &ArgError::UnknownOption(other.to_string()))
+            PROGRAM.usage_error(None, &ArgError::UnknownOption(other.to_string()))
         }
-        other => usage_error(None, &ArgError::UnknownCommand(other.to_string())),
+        other => PROGRAM.usage_error(None, &ArgError::UnknownCommand(other.to_string())),
     }
-}
-
-/// Prints a usage text on stdout (exit 0).
-fn print_usage(usage: &str) -> ExitCode {
-    // A reader that stops early (`kiln --help | head`) is no failure.
-    let _ = writeln!(std::io::stdout(), "{usage}");
-    ExitCode::SUCCESS
-}
-
-/// Reports a command line that cannot run: one line on stderr naming what
-/// is wrong and where help is, exit status 2. `command` is `None` for
-/// `kiln`'s own arguments.
-fn usage_error(command: Option<&str>, err: &ArgError) -> ExitCode {
-    match command {
-        Some(command) => eprintln!("kiln {command}: {err} (see 'kiln {command} --help')"),
-        None => eprintln!("kiln: {err} (see 'kiln --help')"),
-    }
-    ExitCode::from(2)
-}
-
-/// The settings a command's arguments asked for, or, when there is nothing
-/// to run, the exit code after printing its usage (help) or the error.
-fn settle<T>(
-    command: &str,
-    usage: &str,
-    parsed: Result<Parsed<T>, ArgError>,
-) -> Result<T, ExitCode> {
-    match parsed {
-        Ok(Parsed::Run(settings)) => Ok(settings),
-        Ok(Parsed::Help) => Err(print_usage(usage)),
-        Err(err) => Err(usage_error(Some(command), &err)),
-    }
-}
-
-/// `kiln help [command]`.
-fn help_command(args: Vec<OsString>) -> ExitCode {
-    match parse_help(args) {
-        Ok(Parsed::Run(None)) => print_usage(USAGE),
-        Ok(Parsed::Run(Some(usage))) => print_usage(usage),
-        Ok(Parsed::Help) => print_usage(HELP_USAGE),
-        Err(err) => usage_error(None, &err),
-    }
-}
-
-/// The usage text `kiln help [command]` asks for (`None`: kiln's own).
-fn parse_help(args: Vec<OsString>) -> Result<Parsed<Option<&'static str>>, ArgError> {
-    let mut args = Args::new(args);
-    let mut topic = None;
-    while let Some(arg) = args.next_arg()? {
-        match arg {
-            Arg::Help => return Ok(Parsed::Help),
-            Arg::Value(name) if topic.is_none() => {
-                let usage = COMMANDS
-                    .iter()
-                    .find(|(command, _)| *command == name)
-                    .map(|&(_, usage)| usage);
-                topic = Some(usage.ok_or(ArgError::UnknownCommand(name))?);
-            }
-            other => return Err(unexpected(other)),
-        }
-    }
-    Ok(Parsed::Run(topic))
 }
 
 /// `kiln --version`.
@@ -207,14 +152,14 @@ fn version_command(args: Vec<OsString>) -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Ok(Parsed::Help) => print_usage(VERSION_USAGE),
-        Err(err) => usage_error(None, &err),
+        Ok(Parsed::Help) => Program::print_usage(VERSION_USAGE),
+        Err(err) => PROGRAM.usage_error(None, &err),
     }
 }
 
 /// `kiln xboard`.
 fn xboard_command(args: Vec<OsString>) -> ExitCode {
-    match settle("xboard", XBOARD_USAGE, no_arguments(args)) {
+    match PROGRAM.settle("xboard", XBOARD_USAGE, no_arguments(args)) {
         Ok(()) => {
             kiln::xboard::run_stdio();
             ExitCode::SUCCESS
@@ -270,7 +215,7 @@ fn run_protocol() {
 /// `kiln bench [depth]`: fixed positions to a fixed depth; the last line is
 /// `<nodes> nodes <nps> nps`.
 fn bench_command(args: Vec<OsString>) -> ExitCode {
-    match settle("bench", BENCH_USAGE, parse_bench(args)) {
+    match PROGRAM.settle("bench", BENCH_USAGE, parse_bench(args)) {
         Ok((depth, evaluation)) => {
             kiln::uci::bench::run_with(depth, evaluation, &mut |line| println!("{line}"));
             ExitCode::SUCCESS
@@ -297,7 +242,7 @@ fn parse_bench(args: Vec<OsString>) -> Result<Parsed<(Option<u64>, Evaluation)>,
 
 /// `kiln perft <depth> [fen]`: divide, then `Nodes searched: N`.
 fn perft_command(args: Vec<OsString>) -> ExitCode {
-    let (depth, mut board) = match settle("perft", PERFT_USAGE, parse_perft(args)) {
+    let (depth, mut board) = match PROGRAM.settle("perft", PERFT_USAGE, parse_perft(args)) {
         Ok(settings) => settings,
         Err(code) => return code,
     };
@@ -418,9 +363,12 @@ mod tests {
 
     #[test]
     fn help_knows_every_command() {
-        assert_eq!(parse_help(args("")), Ok(Parsed::Run(None)));
+        assert_eq!(PROGRAM.parse_help(args("")), Ok(Parsed::Run(None)));
         for (command, usage) in COMMANDS {
-            assert_eq!(parse_help(args(command)), Ok(Parsed::Run(Some(usage))));
+            assert_eq!(
+                PROGRAM.parse_help(args(command)),
+                Ok(Parsed::Run(Some(usage)))
+            );
             assert!(
                 usage.starts_with(&format!("usage: kiln {command}")),
                 "{command}"
@@ -428,11 +376,11 @@ mod tests {
             assert!(USAGE.contains(&format!("\n  {command}")), "{command}");
         }
         assert_eq!(
-            parse_help(args("bogus")),
+            PROGRAM.parse_help(args("bogus")),
             Err(ArgError::UnknownCommand("bogus".into()))
         );
         assert_eq!(
-            parse_help(args("bench extra")),
+            PROGRAM.parse_help(args("bench extra")),
             Err(ArgError::UnexpectedArgument("extra".into()))
         );
     }

@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
 
-use kiln::cli::{Arg, ArgError, Args, Parsed, no_arguments, unexpected};
+use kiln::cli::{ArgError, Parsed, Program, no_arguments};
 use kiln_workshop::{data, datagen, label, plot, texel, train, wdl};
 
 /// `kiln-workshop --help`.
@@ -70,6 +70,14 @@ const COMMANDS: [(&str, &str); 9] = [
     ("version", VERSION_USAGE),
 ];
 
+/// The binary's command line: its name, usage and commands.
+const PROGRAM: Program = Program {
+    name: "kiln-workshop",
+    usage: USAGE,
+    help_usage: HELP_USAGE,
+    commands: &COMMANDS,
+};
+
 fn main() -> ExitCode {
     let mut args = std::env::args_os().skip(1);
     let Some(first) = args.next() else {
@@ -78,7 +86,7 @@ fn main() -> ExitCode {
     };
     let rest: Vec<OsString> = args.collect();
     match first.to_string_lossy().as_ref() {
-        "--help" | "-h" | "help" => help_command(rest),
+        "--help" | "-h" | "help" => PROGRAM.help_command(rest),
         "--version" | "-V" | "version" => version_command(rest),
         "datagen" => datagen_command(rest),
         "data" => data_command(rest),
@@ -88,79 +96,16 @@ fn main() -> ExitCode {
         "wdl" => wdl_command(rest),
         "plot" => plot_command(rest),
         other if other.starts_with('-') => {
-            usage_error(None, &ArgError::UnknownOption(other.to_string()))
+            PROGRAM.usage_error(None, &ArgError::UnknownOption(other.to_string()))
         }
-        other => usage_error(None, &ArgError::UnknownCommand(other.to_string())),
+        other => PROGRAM.usage_error(None, &ArgError::UnknownCommand(other.to_string())),
     }
-}
-
-/// Prints a usage text on stdout (exit 0).
-fn print_usage(usage: &str) -> ExitCode {
-    // A reader that stops early (`kiln-workshop --help | head`) is no failure.
-    let _ = writeln!(std::io::stdout(), "{usage}");
-    ExitCode::SUCCESS
-}
-
-/// Reports a command line that cannot run: one line on stderr naming what
-/// is wrong and where help is, exit status 2.
-fn usage_error(command: Option<&str>, err: &ArgError) -> ExitCode {
-    match command {
-        Some(command) => {
-            eprintln!("kiln-workshop {command}: {err} (see 'kiln-workshop {command} --help')")
-        }
-        None => eprintln!("kiln-workshop: {err} (see 'kiln-workshop --help')"),
-    }
-    ExitCode::from(2)
 }
 
 /// Reports a run that failed (exit status 1).
 fn failure(command: &str, err: &dyn std::fmt::Display) -> ExitCode {
     eprintln!("kiln-workshop {command}: {err}");
     ExitCode::FAILURE
-}
-
-/// The settings a command's arguments asked for, or, when there is nothing
-/// to run, the exit code after printing its usage (help) or the error.
-fn settle<T>(
-    command: &str,
-    usage: &str,
-    parsed: Result<Parsed<T>, ArgError>,
-) -> Result<T, ExitCode> {
-    match parsed {
-        Ok(Parsed::Run(settings)) => Ok(settings),
-        Ok(Parsed::Help) => Err(print_usage(usage)),
-        Err(err) => Err(usage_error(Some(command), &err)),
-    }
-}
-
-/// `kiln-workshop help [command]`.
-fn help_command(args: Vec<OsString>) -> ExitCode {
-    match parse_help(args) {
-        Ok(Parsed::Run(None)) => print_usage(USAGE),
-        Ok(Parsed::Run(Some(usage))) => print_usage(usage),
-        Ok(Parsed::Help) => print_usage(HELP_USAGE),
-        Err(err) => usage_error(None, &err),
-    }
-}
-
-/// The usage text `kiln-workshop help [command]` asks for (`None`: its own).
-fn parse_help(args: Vec<OsString>) -> Result<Parsed<Option<&'static str>>, ArgError> {
-    let mut args = Args::new(args);
-    let mut topic = None;
-    while let Some(arg) = args.next_arg()? {
-        match arg {
-            Arg::Help => return Ok(Parsed::Help),
-            Arg::Value(name) if topic.is_none() => {
-                let usage = COMMANDS
-                    .iter()
-                    .find(|(command, _)| *command == name)
-                    .map(|&(_, usage)| usage);
-                topic = Some(usage.ok_or(ArgError::UnknownCommand(name))?);
-            }
-            other => return Err(unexpected(other)),
-        }
-    }
-    Ok(Parsed::Run(topic))
 }
 
 /// `kiln-workshop version`.
@@ -176,14 +121,14 @@ fn version_command(args: Vec<OsString>) -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Ok(Parsed::Help) => print_usage(VERSION_USAGE),
-        Err(err) => usage_error(None, &err),
+        Ok(Parsed::Help) => Program::print_usage(VERSION_USAGE),
+        Err(err) => PROGRAM.usage_error(None, &err),
     }
 }
 
 /// `kiln-workshop datagen ...`: self-play training positions.
 fn datagen_command(args: Vec<OsString>) -> ExitCode {
-    let options = match settle("datagen", datagen::USAGE, datagen::Options::parse(args)) {
+    let options = match PROGRAM.settle("datagen", datagen::USAGE, datagen::Options::parse(args)) {
         Ok(options) => options,
         Err(code) => return code,
     };
@@ -202,7 +147,7 @@ fn datagen_command(args: Vec<OsString>) -> ExitCode {
 /// `kiln-workshop data <tool> ...`: the data-file tools; prints what the
 /// tool reports.
 fn data_command(args: Vec<OsString>) -> ExitCode {
-    let options = match settle("data", data::USAGE, data::Options::parse(args)) {
+    let options = match PROGRAM.settle("data", data::USAGE, data::Options::parse(args)) {
         Ok(options) => options,
         Err(code) => return code,
     };
@@ -217,7 +162,7 @@ fn data_command(args: Vec<OsString>) -> ExitCode {
 
 /// `kiln-workshop tune ...`: Texel tuning of the evaluation weights.
 fn tune_command(args: Vec<OsString>) -> ExitCode {
-    let options = match settle("tune", texel::USAGE, texel::Options::parse(args)) {
+    let options = match PROGRAM.settle("tune", texel::USAGE, texel::Options::parse(args)) {
         Ok(options) => options,
         Err(code) => return code,
     };
@@ -230,7 +175,7 @@ fn tune_command(args: Vec<OsString>) -> ExitCode {
 /// `kiln-workshop train ...`: the network trained on self-play data; prints
 /// the loss per epoch on stdout.
 fn train_command(args: Vec<OsString>) -> ExitCode {
-    let options = match settle("train", train::USAGE, train::Options::parse(args)) {
+    let options = match PROGRAM.settle("train", train::USAGE, train::Options::parse(args)) {
         Ok(options) => options,
         Err(code) => return code,
     };
@@ -243,7 +188,7 @@ fn train_command(args: Vec<OsString>) -> ExitCode {
 /// `kiln-workshop label ...`: training positions re-scored by another UCI
 /// engine.
 fn label_command(args: Vec<OsString>) -> ExitCode {
-    let options = match settle("label", label::USAGE, label::Options::parse(args)) {
+    let options = match PROGRAM.settle("label", label::USAGE, label::Options::parse(args)) {
         Ok(options) => options,
         Err(code) => return code,
     };
@@ -266,7 +211,7 @@ fn label_command(args: Vec<OsString>) -> ExitCode {
 /// `kiln-workshop wdl ...`: the win/draw/loss model fitted to self-play
 /// games; prints the fit on stdout.
 fn wdl_command(args: Vec<OsString>) -> ExitCode {
-    let options = match settle("wdl", wdl::USAGE, wdl::Options::parse(args)) {
+    let options = match PROGRAM.settle("wdl", wdl::USAGE, wdl::Options::parse(args)) {
         Ok(options) => options,
         Err(code) => return code,
     };
@@ -282,7 +227,7 @@ fn wdl_command(args: Vec<OsString>) -> ExitCode {
 /// `kiln-workshop plot ...`: PNG pictures of the weights and the curves;
 /// prints each file written.
 fn plot_command(args: Vec<OsString>) -> ExitCode {
-    let options = match settle("plot", plot::USAGE, plot::Options::parse(args)) {
+    let options = match PROGRAM.settle("plot", plot::USAGE, plot::Options::parse(args)) {
         Ok(options) => options,
         Err(code) => return code,
     };
@@ -307,9 +252,12 @@ mod tests {
 
     #[test]
     fn help_knows_every_command() {
-        assert_eq!(parse_help(args("")), Ok(Parsed::Run(None)));
+        assert_eq!(PROGRAM.parse_help(args("")), Ok(Parsed::Run(None)));
         for (command, usage) in COMMANDS {
-            assert_eq!(parse_help(args(command)), Ok(Parsed::Run(Some(usage))));
+            assert_eq!(
+                PROGRAM.parse_help(args(command)),
+                Ok(Parsed::Run(Some(usage)))
+            );
             assert!(
                 usage.starts_with(&format!("usage: kiln-workshop {command}")),
                 "{command}"
@@ -317,7 +265,7 @@ mod tests {
             assert!(USAGE.contains(&format!("\n  {command}")), "{command}");
         }
         assert_eq!(
-            parse_help(args("bogus")),
+            PROGRAM.parse_help(args("bogus")),
             Err(ArgError::UnknownCommand("bogus".into()))
         );
     }

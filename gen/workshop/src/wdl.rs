@@ -12,11 +12,14 @@
 //! predicted against observed outcomes by score that shows how well it
 //! fits.
 
-use crate::positions::{self, DataError};
-use kiln::cli::{ArgError, Parsed, for_each_option};
-use kiln::protocol::wdl::{WdlModel, material};
 use std::ffi::OsString;
 use std::fmt::{self, Write as _};
+
+use kiln::cli::{ArgError, Parsed, for_each_option};
+use kiln::protocol::wdl::{WdlModel, material};
+
+use crate::fit::Adam;
+use crate::positions::{self, DataError};
 
 /// Usage text of `kiln-workshop wdl`.
 pub const USAGE: &str = "\
@@ -239,11 +242,11 @@ fn fit(samples: &[Sample], iterations: u64) -> WdlModel {
         b: [0.0, 0.0, 0.0, 1.0],
     };
     let powers: Vec<[f64; 4]> = samples.iter().map(|s| powers(s.material)).collect();
-    let (rate, beta1, beta2, epsilon) = (0.02, 0.9, 0.999, 1e-8);
-    let mut first = [0.0f64; 8];
-    let mut second = [0.0f64; 8];
+    // The tuner's and the trainer's optimiser, at a fixed step.
+    let rate = 0.02;
+    let mut adam = Adam::<f64>::new(8);
     let n = samples.len().max(1) as f64;
-    for step in 1..=iterations {
+    for _ in 0..iterations {
         let mut gradient = [0.0f64; 8];
         for (sample, x) in samples.iter().zip(&powers) {
             let (_, d_a, d_b) = loss_and_gradient(&model, sample);
@@ -252,20 +255,10 @@ fn fit(samples: &[Sample], iterations: u64) -> WdlModel {
                 gradient[4 + k] += d_b * x[k];
             }
         }
-        let t = step as i32;
-        for k in 0..8 {
-            let g = gradient[k] / n;
-            first[k] = beta1 * first[k] + (1.0 - beta1) * g;
-            second[k] = beta2 * second[k] + (1.0 - beta2) * g * g;
-            let m = first[k] / (1.0 - beta1.powi(t));
-            let v = second[k] / (1.0 - beta2.powi(t));
-            let delta = rate * m / (v.sqrt() + epsilon);
-            if k < 4 {
-                model.a[k] -= delta;
-            } else {
-                model.b[k - 4] -= delta;
-            }
-        }
+        let mut coefficients = [model.a, model.b].concat();
+        adam.step(rate, &mut coefficients, |k, _| Some(gradient[k] / n));
+        model.a.copy_from_slice(&coefficients[..4]);
+        model.b.copy_from_slice(&coefficients[4..]);
     }
     model
 }
