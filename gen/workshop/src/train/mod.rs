@@ -25,10 +25,10 @@
 pub mod data;
 pub mod model;
 pub mod optimise;
-pub mod options;
+pub mod command_line;
 pub mod quantise;
 
-pub use options::{Options, USAGE};
+pub use command_line::{Options, USAGE};
 
 use std::fmt;
 use std::time::Instant;
