@@ -6,8 +6,10 @@
 //! - [`params`]: the evaluation parameter file `src/eval/params.txt` (text),
 //!   and the packed `S(mg, eg)` form its weights are compiled into;
 //! - [`net`]: the network file (`.nnue`);
-//! - [`record`]: training data, self-play positions with their search
-//!   scores and game results;
+//! - [`game`]: training data as whole self-play games (viriformat with a
+//!   header), the format self-play writes;
+//! - [`record`]: the earlier training data, a file of positions (32 bytes
+//!   each) with their search scores and game results;
 //! - [`FileError`]: the error for a file the system would not let a reader
 //!   or writer open, read, create or write.
 //!
@@ -19,6 +21,7 @@
 #![deny(missing_docs)]
 
 mod file_error;
+pub mod game;
 pub mod net;
 pub mod params;
 pub mod record;

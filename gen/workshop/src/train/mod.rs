@@ -22,10 +22,10 @@
 //! The sigmoid, the fit of `K`, Adam and its step schedule are the
 //! tuner's too ([`crate::fit`]).
 
+pub mod command_line;
 pub mod data;
 pub mod model;
 pub mod optimise;
-pub mod command_line;
 pub mod quantise;
 
 pub use command_line::{Options, USAGE};
