@@ -166,6 +166,7 @@ fn keyword_map() -> String {
         ("eval", "Keyword::Eval"),
         ("perft", "Keyword::Perft"),
         ("bench", "Keyword::Bench"),
+        ("genfens", "Keyword::Genfens"),
     ];
     kiln_gen::phf_maps::str_map(
         "KEYWORDS",

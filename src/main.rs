@@ -1,5 +1,7 @@
 //! The `kiln` binary: a UCI engine by default, plus the commands a
-//! tournament or OpenBench asks of an engine (`bench`, `perft`, `version`).
+//! tournament or OpenBench asks of an engine (`bench`, `perft`, `version`),
+//! and UCI input given as arguments (`kiln "genfens 8 seed 1 book None"
+//! quit`, as OpenBench's data generation runs engines).
 //! The offline tools (self-play data, tuning, training, plots) are the
 //! workshop's binary, `kiln-workshop` (gen/workshop), not this one's.
 //!
@@ -22,9 +24,14 @@ const USAGE: &str = "\
 Kiln, a UCI and XBoard chess engine whose lookup tables are all generated at build time.
 
 usage: kiln [<command> [<arguments>]]
+       kiln \"<UCI line>\"...
 
 With no command, Kiln is a UCI engine on stdin/stdout (XBoard/CECP instead
-when the first input line is `xboard`).
+when the first input line is `xboard`). When the first argument starts with
+a UCI command (`uci`, `position`, `go`, `genfens`, `quit`...), each argument
+is one UCI input line; stdin is read after them unless one is `quit`:
+  kiln \"position startpos\" \"go depth 5\" quit
+  kiln \"genfens 8 seed 1 book None\" quit    (OpenBench's data generation)
 
 commands:
   xboard                   XBoard/CECP engine on stdin/stdout
@@ -125,6 +132,10 @@ fn main() -> ExitCode {
         "xboard" => xboard_command(rest),
         "bench" => bench_command(rest),
         "perft" => perft_command(rest),
+        line if starts_with_uci_command(line) => {
+            run_uci_arguments(first, rest);
+            ExitCode::SUCCESS
+        }
         tool if WORKSHOP_COMMANDS.contains(&tool) => {
             eprintln!(
                 "kiln: '{tool}' is a command of the workshop binary: kiln-workshop {tool} \
@@ -210,6 +221,31 @@ fn run_protocol() {
     } else {
         kiln::uci::Engine::new().run(input.chain(std::io::stdin().lock()));
     }
+}
+
+/// Whether a first argument is a UCI input line rather than one of kiln's
+/// commands: its first word is a UCI command keyword (as written, so
+/// `kiln Quit` stays an unknown command). Kiln's own commands (`bench` and
+/// `perft` are UCI keywords too) are matched before this is asked.
+fn starts_with_uci_command(argument: &str) -> bool {
+    argument
+        .split_whitespace()
+        .next()
+        .is_some_and(kiln::uci::command::is_command)
+}
+
+/// Speaks UCI with the arguments as its first input lines, one line each,
+/// then stdin: OpenBench runs `kiln "genfens N seed S book B" quit`, and a
+/// `quit` among the arguments ends the engine before stdin is read.
+fn run_uci_arguments(first: OsString, rest: Vec<OsString>) {
+    use std::io::{Cursor, Read};
+    let mut lines = String::new();
+    for argument in std::iter::once(first).chain(rest) {
+        lines.push_str(&argument.to_string_lossy());
+        lines.push('\n');
+    }
+    let input = Cursor::new(lines.into_bytes());
+    kiln::uci::Engine::new().run(input.chain(std::io::stdin().lock()));
 }
 
 /// `kiln bench [depth]`: fixed positions to a fixed depth; the last line is
@@ -383,5 +419,22 @@ mod tests {
             PROGRAM.parse_help(args("bench extra")),
             Err(ArgError::UnexpectedArgument("extra".into()))
         );
+    }
+
+    #[test]
+    fn arguments_that_start_with_a_uci_command_are_uci_lines() {
+        for line in [
+            "genfens 5 seed 1 book None",
+            "uci",
+            "position startpos moves e2e4",
+            "go depth 3",
+            "quit",
+            " isready",
+        ] {
+            assert!(starts_with_uci_command(line), "{line}");
+        }
+        for word in ["bogus", "Quit", "", "  ", "datagen", "--uci"] {
+            assert!(!starts_with_uci_command(word), "{word}");
+        }
     }
 }

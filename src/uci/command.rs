@@ -18,7 +18,7 @@
 use std::fmt;
 
 /// The command keywords Kiln understands (the UCI set plus `d`, `eval`,
-/// `perft` and `bench` for humans).
+/// `perft` and `bench` for humans, and `genfens` for OpenBench).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Keyword {
     /// `uci`
@@ -51,6 +51,8 @@ pub enum Keyword {
     Perft,
     /// `bench [depth]`
     Bench,
+    /// `genfens <N> [seed <S>] [book <None|file>] [extra…]`
+    Genfens,
 }
 
 include!(concat!(env!("OUT_DIR"), "/uci_keywords.rs"));
@@ -84,6 +86,30 @@ pub struct GoParams {
     pub infinite: bool,
     /// Run perft to this depth instead of searching.
     pub perft: Option<u64>,
+}
+
+/// Whether `word` is a command keyword of the engine (case-sensitive, as
+/// the protocol says): the binary takes its arguments as UCI input lines
+/// when the first one starts with such a word.
+pub fn is_command(word: &str) -> bool {
+    KEYWORDS.contains_key(word)
+}
+
+/// The parameters of `genfens`: how many openings, drawn how. OpenBench
+/// sends `genfens N seed S book <None|file> <extra>`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GenfensParams {
+    /// How many openings to print.
+    pub count: u64,
+    /// Seeds the random choices (default 0): the same count, seed and book
+    /// give the same openings.
+    pub seed: u64,
+    /// The EPD or FEN file openings start from; `None` (the word `None`, in
+    /// any case, or no `book` at all): the start position.
+    pub book: Option<String>,
+    /// Every other word, in order: OpenBench passes the workload's extra
+    /// genfens arguments here. Kiln understands none of them.
+    pub extra: Vec<String>,
 }
 
 /// The start of a `position` command.
@@ -138,6 +164,8 @@ pub enum UciCommand {
     Perft(u64),
     /// `bench [depth]`
     Bench(Option<u64>),
+    /// `genfens <N> [seed <S>] [book <None|file>] [extra…]`
+    Genfens(GenfensParams),
 }
 
 /// Why a line could not be parsed. The messages are meant for a human
@@ -168,6 +196,14 @@ pub enum UciError {
     BadPosition(String),
     /// `setoption` without `name`.
     BadSetOption,
+    /// A number above what the parameter can hold (`u64::MAX` for
+    /// `genfens`'s count and seed), where clamping would change its meaning.
+    TooLarge {
+        /// The parameter.
+        param: &'static str,
+        /// The text found.
+        found: String,
+    },
 }
 
 impl fmt::Display for UciError {
@@ -194,6 +230,14 @@ impl fmt::Display for UciError {
                 )
             }
             Self::BadSetOption => write!(f, "setoption: expected 'name <id> [value <x>]'"),
+            Self::TooLarge { param, found } => {
+                write!(
+                    f,
+                    "'{param}' must be at most {}, got '{}'",
+                    u64::MAX,
+                    shorten(found)
+                )
+            }
         }
     }
 }
@@ -253,6 +297,7 @@ pub fn parse(line: &str) -> Result<UciCommand, UciError> {
             Some(d) => Some(number("bench", d)?),
             None => None,
         }),
+        Keyword::Genfens => UciCommand::Genfens(parse_genfens(&rest)?),
     })
 }
 
@@ -271,6 +316,50 @@ fn number(param: &'static str, text: &str) -> Result<u64, UciError> {
             found: text.to_string(),
         }),
     })
+}
+
+/// A whole number that must be taken as written: unlike [`number`], no
+/// negative is read as zero and no overflow as the maximum (two different
+/// seeds must never become the same one).
+fn exact_number(param: &'static str, text: &str) -> Result<u64, UciError> {
+    text.parse::<u64>().map_err(|e| match e.kind() {
+        std::num::IntErrorKind::PosOverflow => UciError::TooLarge {
+            param,
+            found: text.to_string(),
+        },
+        _ => UciError::BadNumber {
+            param,
+            found: text.to_string(),
+        },
+    })
+}
+
+/// `genfens <N> [seed <S>] [book <None|file>] [extra…]`: the count comes
+/// first; `seed` and `book` take the next word; every other word is kept as
+/// an extra argument.
+fn parse_genfens(rest: &[&str]) -> Result<GenfensParams, UciError> {
+    let (count, rest) = rest
+        .split_first()
+        .ok_or(UciError::MissingValue("genfens"))?;
+    let mut params = GenfensParams {
+        count: exact_number("genfens", count)?,
+        ..GenfensParams::default()
+    };
+    let mut words = rest.iter();
+    while let Some(&word) = words.next() {
+        match word {
+            "seed" => {
+                let seed = words.next().ok_or(UciError::MissingValue("seed"))?;
+                params.seed = exact_number("seed", seed)?;
+            }
+            "book" => {
+                let book = words.next().ok_or(UciError::MissingValue("book"))?;
+                params.book = (!book.eq_ignore_ascii_case("none")).then(|| book.to_string());
+            }
+            other => params.extra.push(other.to_string()),
+        }
+    }
+    Ok(params)
 }
 
 fn parse_setoption(rest: &[&str]) -> Result<UciCommand, UciError> {
@@ -462,5 +551,54 @@ mod tests {
             })
         );
         assert_eq!(parse("setoption value 3"), Err(UciError::BadSetOption));
+    }
+
+    #[test]
+    fn genfens_takes_a_count_a_seed_a_book_and_extra_words() {
+        assert_eq!(
+            parse("genfens 5 seed 18446744073709551615 book None"),
+            Ok(UciCommand::Genfens(GenfensParams {
+                count: 5,
+                seed: u64::MAX,
+                book: None,
+                extra: vec![],
+            }))
+        );
+        // OpenBench leaves a trailing space when there are no extra words.
+        assert_eq!(
+            parse("genfens 2 seed 7 book Books/UHO.epd depth 3 "),
+            Ok(UciCommand::Genfens(GenfensParams {
+                count: 2,
+                seed: 7,
+                book: Some("Books/UHO.epd".into()),
+                extra: vec!["depth".into(), "3".into()],
+            }))
+        );
+        assert_eq!(
+            parse("genfens 3"),
+            Ok(UciCommand::Genfens(GenfensParams {
+                count: 3,
+                ..GenfensParams::default()
+            }))
+        );
+        assert_eq!(parse("genfens"), Err(UciError::MissingValue("genfens")));
+        assert_eq!(parse("genfens 3 seed"), Err(UciError::MissingValue("seed")));
+        assert_eq!(parse("genfens 3 book"), Err(UciError::MissingValue("book")));
+        for bad in [
+            "genfens x",
+            "genfens -1",
+            "genfens 3 seed -1",
+            "genfens 3 seed 1e3",
+        ] {
+            assert!(
+                matches!(parse(bad), Err(UciError::BadNumber { .. })),
+                "{bad}"
+            );
+        }
+        assert!(matches!(
+            parse("genfens 3 seed 18446744073709551616"),
+            Err(UciError::TooLarge { param: "seed", .. })
+        ));
+        assert!(is_command("genfens") && is_command("quit") && !is_command("Genfens"));
     }
 }

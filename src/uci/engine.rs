@@ -20,7 +20,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::command::{GoParams, PositionBase, UciCommand, UciError, parse};
+use super::command::{GenfensParams, GoParams, PositionBase, UciCommand, UciError, parse};
+use super::genfens::{self, GenfensError};
 use super::options::{Effect, Options};
 use super::output;
 use crate::board::{Board, Color};
@@ -28,6 +29,7 @@ use crate::eval::explain::explain;
 use crate::movegen;
 use crate::protocol::{LineReader, SearchFailed, SearchThread, display, send, wdl};
 use crate::search::limits::{Clock, Limits};
+use crate::search::threads::SEARCH_STACK_BYTES;
 use crate::search::{SearchResult, SearchShared};
 
 /// Writes `info string <message>`, one line per line of the message.
@@ -44,16 +46,18 @@ pub struct Engine {
     options: Options,
     /// The searcher, on its search thread while a search runs.
     search: SearchThread,
-    /// Perfts still counting, each on its own thread.
-    perfts: Vec<RunningPerft>,
+    /// Perfts still counting and `genfens` runs still drawing, each on its
+    /// own thread.
+    jobs: Vec<BackgroundJob>,
     debug: bool,
 }
 
-/// A `go perft` counting on its own thread.
+/// A `go perft` or a `genfens` running on its own thread.
 #[derive(Debug)]
-struct RunningPerft {
+struct BackgroundJob {
     thread: thread::JoinHandle<()>,
-    /// Set by `stop`: the perft gives up and prints no total.
+    /// Set by `stop`: the job gives up (a perft prints no total, `genfens`
+    /// no more openings).
     stop: Arc<AtomicBool>,
 }
 
@@ -72,7 +76,7 @@ impl Engine {
             board: Board::startpos(),
             search: SearchThread::new(options.hash_mb),
             options,
-            perfts: Vec::new(),
+            jobs: Vec::new(),
             debug: false,
         }
     }
@@ -87,7 +91,7 @@ impl Engine {
             }
         }
         self.stop_search();
-        self.finish_perfts();
+        self.finish_jobs();
     }
 
     /// Handles one line; returns `false` on `quit`.
@@ -121,7 +125,7 @@ impl Engine {
             UciCommand::Go(go) => self.go(&go),
             UciCommand::Stop => {
                 self.stop_search();
-                self.stop_perfts();
+                self.stop_jobs();
             }
             UciCommand::PonderHit => self.search.ponderhit(),
             UciCommand::Quit => return false,
@@ -135,6 +139,7 @@ impl Engine {
                 let evaluation = self.options.chosen_evaluation();
                 super::bench::run_with(depth, evaluation, &mut |line| send(line));
             }
+            UciCommand::Genfens(params) => self.genfens(params),
         }
         true
     }
@@ -310,7 +315,7 @@ impl Engine {
     /// when it is complete, without holding stdout.
     fn perft(&mut self, depth: u64) {
         self.stop_search();
-        self.perfts.retain(|perft| !perft.thread.is_finished());
+        self.jobs.retain(|job| !job.thread.is_finished());
         let depth = depth.min(64) as u32;
         let mut board = self.board.clone();
         let chess960 = self.options.chess960;
@@ -330,24 +335,59 @@ impl Engine {
             }
         });
         match spawned {
-            Ok(thread) => self.perfts.push(RunningPerft { thread, stop }),
+            Ok(thread) => self.jobs.push(BackgroundJob { thread, stop }),
             Err(e) => info_string(&format!("cannot start perft: {e}")),
         }
     }
 
-    /// `stop`: every running perft gives up; waits for their threads.
-    fn stop_perfts(&mut self) {
-        for perft in &self.perfts {
-            perft.stop.store(true, Ordering::Relaxed);
+    /// `genfens`: openings for OpenBench ([`genfens`](mod@genfens)), one
+    /// `info string genfens <fen>` line each, printed as they are found.
+    /// Like perft it runs on its own thread, so `isready` is answered
+    /// meanwhile; `stop` abandons it and `quit` (OpenBench's next argument)
+    /// waits for it. It searches with a searcher of its own, so the
+    /// engine's table and settings are neither used nor disturbed. Skipped
+    /// book lines are told on stderr, as `info string` lines.
+    fn genfens(&mut self, params: GenfensParams) {
+        self.jobs.retain(|job| !job.thread.is_finished());
+        let stop = Arc::new(AtomicBool::new(false));
+        let stop_flag = Arc::clone(&stop);
+        let spawned = thread::Builder::new()
+            .name("genfens".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let result = genfens::generate(
+                    &params,
+                    &stop_flag,
+                    &mut |fen| send(&format!("info string genfens {fen}")),
+                    &mut |warning| eprintln!("info string {warning}"),
+                );
+                match result {
+                    Ok(_) => {}
+                    Err(e @ GenfensError::Stopped { .. }) => info_string(&e.to_string()),
+                    Err(e) => info_string(&format!("error: {e}")),
+                }
+            });
+        match spawned {
+            Ok(thread) => self.jobs.push(BackgroundJob { thread, stop }),
+            Err(e) => info_string(&format!("cannot start genfens: {e}")),
         }
-        self.finish_perfts();
     }
 
-    /// Waits for every running perft to print its count.
-    fn finish_perfts(&mut self) {
-        for perft in self.perfts.drain(..) {
-            if perft.thread.join().is_err() {
-                info_string("internal error: the perft thread panicked");
+    /// `stop`: every running perft and `genfens` gives up; waits for their
+    /// threads.
+    fn stop_jobs(&mut self) {
+        for job in &self.jobs {
+            job.stop.store(true, Ordering::Relaxed);
+        }
+        self.finish_jobs();
+    }
+
+    /// Waits for every running perft to print its count and every
+    /// `genfens` its openings.
+    fn finish_jobs(&mut self) {
+        for job in self.jobs.drain(..) {
+            if job.thread.join().is_err() {
+                info_string("internal error: a perft or genfens thread panicked");
             }
         }
     }

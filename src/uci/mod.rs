@@ -1,6 +1,7 @@
 //! The UCI protocol: command parsing ([`command`]), options ([`options`]),
-//! output formatting ([`output`]), the protocol loop ([`engine`]) and the
-//! `bench` command ([`bench`](mod@bench)).
+//! output formatting ([`output`]), the protocol loop ([`engine`]), the
+//! `bench` command ([`bench`](mod@bench)) and OpenBench's `genfens`
+//! ([`genfens`](mod@genfens)).
 //!
 //! The search knows nothing of UCI text; this module translates in both
 //! directions.
@@ -8,6 +9,7 @@
 pub mod bench;
 pub mod command;
 pub mod engine;
+pub mod genfens;
 pub mod options;
 pub mod output;
 
