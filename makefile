@@ -34,7 +34,7 @@ else
 	NAME := $(EXE)
 endif
 
-.PHONY: all clean reproduce
+.PHONY: all clean reproduce fastchess
 
 all:
 	$(CARGO) build --release --locked --bin kiln \
@@ -59,3 +59,22 @@ reproduce:
 	cmp $$dir/one/kiln-$$commit $$dir/two/levels/down/kiln-$$commit; \
 	sha256sum $$dir/one/kiln-$$commit $$dir/two/levels/down/kiln-$$commit; \
 	echo "reproducible: $$commit builds the same binary in $$dir/one and $$dir/two/levels/down"
+
+# fastchess, the tournament runner OpenBench's workloads use, built from
+# its source (FASTCHESS_SRC, read-only in CI) in a copy under the target
+# directory: its makefile writes objects and probe programs beside the
+# sources. Built once; an existing binary is kept (delete it to rebuild).
+# The PGN import test (gen/workshop/tests/pgn_import.rs) plays games with it.
+FASTCHESS_SRC ?= ../shared/third-party/fastchess
+FASTCHESS_DIR ?= $(TARGET_DIR)/fastchess
+
+fastchess: $(FASTCHESS_DIR)/fastchess$(SUFFIX)
+
+$(FASTCHESS_DIR)/fastchess$(SUFFIX):
+	@test -f "$(FASTCHESS_SRC)/app/Makefile" || \
+		{ echo "no fastchess source in $(FASTCHESS_SRC) (set FASTCHESS_SRC)"; exit 1; }
+	rm -rf "$(FASTCHESS_DIR)/src"
+	mkdir -p "$(FASTCHESS_DIR)"
+	cp -R "$(FASTCHESS_SRC)" "$(FASTCHESS_DIR)/src"
+	chmod -R u+w "$(FASTCHESS_DIR)/src"
+	$(MAKE) -C "$(FASTCHESS_DIR)/src/app" BINARY_PATH="$(abspath $(FASTCHESS_DIR))"

@@ -8,6 +8,9 @@
 //! - [`net`]: the network file (`.nnue`);
 //! - [`game`]: training data as whole self-play games (viriformat with a
 //!   header), the format self-play writes;
+//! - [`positions`]: files of marlinformat positions (32 bytes each, no
+//!   header), the field's position format, which bullet reads, and how a
+//!   data file's kind is told from its first bytes;
 //! - [`record`]: the earlier training data, a file of positions (32 bytes
 //!   each) with their search scores and game results;
 //! - [`FileError`]: the error for a file the system would not let a reader
@@ -24,6 +27,7 @@ mod file_error;
 pub mod game;
 pub mod net;
 pub mod params;
+pub mod positions;
 pub mod record;
 
 pub use file_error::{FileAction, FileError};

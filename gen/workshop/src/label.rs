@@ -44,7 +44,9 @@ search of another UCI engine: the output is `<fen> | <result> | <score>`
 lines with that engine's score (centipawns, White's view); the game result
 is kept.
 
-  --data <file>            input: binary records or text lines
+  --data <file>            input: a game file (through the default load
+                           filter, as `kiln-workshop train` reads it), a file
+                           of positions, or text lines
   --out <file>             output file (created or truncated)
   --engine <path>          the UCI engine's executable
   --depth <n>              search depth per position (default 6)

@@ -28,8 +28,10 @@
 pub mod data;
 pub mod datagen;
 pub mod fit;
+pub mod games;
 pub mod label;
 pub mod neutral;
+pub mod pgn;
 pub mod plot;
 pub mod positions;
 mod progress;

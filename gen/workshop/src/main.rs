@@ -21,7 +21,9 @@ usage: kiln-workshop <command> [<arguments>]
 
 commands:
   datagen --out <file> ... self-play training positions
-  data <tool> ...          data files: sort, holdout, subset, stats
+  data <tool> ...          data files: stats, validate, show, merge, shuffle,
+                           holdout, subset, sort, convert (to viriformat,
+                           from viriformat, to marlinformat for bullet)
   label --data <file> --out <file> --engine <path> ...
                            re-score training positions with another UCI engine
   tune --data <file> --out <params.txt> ...
@@ -144,14 +146,30 @@ fn datagen_command(args: Vec<OsString>) -> ExitCode {
     }
 }
 
-/// `kiln-workshop data <tool> ...`: the data-file tools; prints what the
-/// tool reports.
+/// `kiln-workshop data <tool> ...`: the data-file tools; `show` writes
+/// its lines on stdout, and each tool's summary goes to stdout (`show`'s
+/// to stderr, so that its stdout is positions only).
 fn data_command(args: Vec<OsString>) -> ExitCode {
     let options = match PROGRAM.settle("data", data::USAGE, data::Options::parse(args)) {
         Ok(options) => options,
         Err(code) => return code,
     };
-    match data::run(&options) {
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut ran = data::run(&options, &mut stdout);
+    // A reader that has gone (`show ... | head`) is no failure; any other
+    // output that could not be written is.
+    let flushed = stdout.flush();
+    if let (Err(error), true) = (flushed, ran.is_ok()) {
+        if error.kind() != std::io::ErrorKind::BrokenPipe {
+            ran = Err(data::DataToolError::Output(error));
+        }
+    }
+    drop(stdout);
+    match ran {
+        Ok(report) if options.summary_on_stderr() => {
+            eprintln!("kiln-workshop data: {report}");
+            ExitCode::SUCCESS
+        }
         Ok(report) => {
             println!("{report}");
             ExitCode::SUCCESS

@@ -28,7 +28,7 @@ use super::neutral;
 use super::progress;
 use super::trace::{self, BuiltParamsError, MATERIAL, Trace, WEIGHTS};
 use crate::fit::{self, Adam, EpochLoss, LossLog, sigmoid};
-use crate::positions::{self, DataError, DataPosition};
+use crate::positions::{self, DataError, LoadFilter, Seen};
 use kiln::board::{Board, PieceKind};
 use kiln::cli::{ArgError, Parsed, for_each_option};
 use kiln::eval::endgame::{self, SCALE_NORMAL, Verdict};
@@ -38,12 +38,14 @@ use kiln_format::params as params_file;
 use kiln_format::{FileAction, FileError};
 
 /// Usage text of `kiln-workshop tune`.
-pub const USAGE: &str = "\
+pub const USAGE: &str = concat!(
+    "\
 usage: kiln-workshop tune --data <file> [--data <file>...] --out <params.txt> [options]
        kiln-workshop tune --neutral --out <params.txt>
 
 Texel tuning of the evaluation weights (src/eval/params.txt) on training
-positions (`kiln-workshop datagen` or `kiln-workshop label` lines). Prints `epoch N loss X
+data (`kiln-workshop datagen` game files, files of positions, or
+`kiln-workshop label` lines). Prints `epoch N loss X
 held-out Y` on stdout after each epoch, then writes the tuned weights in
 the format of src/eval/params.txt. With --losses the losses also go to a
 file as JSON lines, which `kiln-workshop plot --losses` draws.
@@ -74,8 +76,14 @@ file as JSON lines, which `kiln-workshop plot --losses` draws.
                            the starting weights, written as each epoch ends
   -h, --help               this help
 
+Game files store every ply; the load filter chooses the positions tuned on
+(files of positions are read whole):
+",
+    crate::positions::load_filter_usage!(),
+    "
 Whole numbers and seeds are decimal or 0x hex; options also take
---option=value.";
+--option=value."
+);
 
 /// Tuning settings; see [`USAGE`].
 #[derive(Clone, Debug, PartialEq)]
@@ -115,6 +123,8 @@ pub struct Options {
     /// Where to write the losses of each epoch as JSON lines
     /// ([`fit::EpochLoss`]), if anywhere.
     pub losses: Option<String>,
+    /// Which positions of game files are tuned on.
+    pub filter: LoadFilter,
 }
 
 impl Options {
@@ -139,6 +149,7 @@ impl Options {
             limit: None,
             seed: 1,
             losses: None,
+            filter: LoadFilter::default(),
         };
         let mut out = None;
         let parsed = for_each_option(args, |flag, args| {
@@ -180,7 +191,7 @@ impl Options {
                 "--limit" => o.limit = Some(args.number(flag, 1, u64::MAX)? as usize),
                 "--seed" => o.seed = args.number(flag, 0, u64::MAX)?,
                 "--losses" => o.losses = Some(args.value(flag)?),
-                _ => return Ok(false),
+                _ => return o.filter.option(flag, args),
             }
             Ok(true)
         })?;
@@ -250,17 +261,17 @@ pub fn load(options: &Options, k_score: f64) -> Result<(Vec<Sample>, u64), DataE
         if samples.len() >= limit {
             break;
         }
-        bad += positions::read_positions(path, |position| {
+        let counts = positions::read_positions_filtered(path, &options.filter, |position| {
             read += 1;
             if read.is_multiple_of(4096) {
                 meter.update(samples.len() as u64, "");
             }
-            let DataPosition {
+            let Seen {
                 board,
                 result,
                 white_score,
             } = position;
-            if !is_trainable(&board) {
+            if !is_trainable(board) {
                 return true;
             }
             let target = match white_score {
@@ -270,12 +281,13 @@ pub fn load(options: &Options, k_score: f64) -> Result<(Vec<Sample>, u64), DataE
                 _ => result,
             };
             samples.push(Sample {
-                trace: trace::trace(&board),
+                trace: trace::trace(board),
                 target: target as f32,
                 result: result as f32,
             });
             samples.len() < limit
         })?;
+        bad += counts.bad;
     }
     meter.update(samples.len() as u64, "");
     meter.finish();
@@ -638,6 +650,16 @@ mod tests {
         assert_eq!(default(USAGE, "--losses"), None);
         let o = parse("--data d --out x --losses=l.jsonl").unwrap();
         assert_eq!(o.losses.as_deref(), Some("l.jsonl"));
+        // The load filter: its documented defaults, and its options.
+        assert_eq!(o.filter, LoadFilter::default());
+        assert_eq!(real("--min-ply"), Some(o.filter.min_ply as f64));
+        assert_eq!(real("--min-men"), Some(f64::from(o.filter.min_men)));
+        let o = parse("--data d --out x --min-ply 20 --keep-noisy --max-score 2000").unwrap();
+        assert_eq!(
+            (o.filter.min_ply, o.filter.keep_noisy, o.filter.keep_check),
+            (20, true, false)
+        );
+        assert_eq!(o.filter.max_score, Some(2000));
     }
 
     /// A synthetic set where an extra white knight should win: the tuner

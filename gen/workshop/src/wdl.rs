@@ -30,7 +30,10 @@ Fits the win/draw/loss model that `UCI_ShowWDL` reports to self-play games
 each position), and prints the fitted model as Rust source for
 src/protocol/wdl.rs with a table of predicted and observed outcomes.
 
-  --data <file>            `<fen> | <result> | <score>` lines (repeatable)
+  --data <file>            training data (repeatable): game files (through
+                           the default load filter, as `kiln-workshop train`
+                           reads them), files of positions, or
+                           `<fen> | <result> | <score>` lines
   --iterations <n>         optimiser steps over all positions (default 30000)
   -h, --help               this help
 

@@ -5,13 +5,17 @@ use std::ffi::OsString;
 use kiln::cli::{ArgError, Parsed, for_each_option};
 use kiln_format::net::{DESCRIPTION_BYTES, MAX_BUCKETS, MAX_HIDDEN};
 
+use crate::positions::LoadFilter;
+
 /// Usage text of `kiln-workshop train`.
-pub const USAGE: &str = "\
+pub const USAGE: &str = concat!(
+    "\
 usage: kiln-workshop train --data <file> [--data <file>...] --out <file.nnue> [options]
 
 Trains the (768 -> N)x2 -> 1 network of the engine's NNUE evaluation on
-training positions (`kiln-workshop datagen` output) on the CPU, then writes it
-quantised in Kiln's network format. Prints `epoch N loss X held-out Y` on
+training data (`kiln-workshop datagen` game files, files of marlinformat
+positions or 32-byte records, or `<fen> | <result> | <score>` lines) on the
+CPU, then writes it quantised in Kiln's network format. Prints `epoch N loss X held-out Y` on
 stdout after each epoch (with --losses also to a file as JSON lines, which
 `kiln-workshop plot --losses` draws), and at the end how far the quantised
 network's integer evaluation is from the float network's on held-out
@@ -40,8 +44,15 @@ positions.
                            epoch 1, written as each epoch ends
   -h, --help               this help
 
-A run is reproducible from its seed and thread count. Whole numbers and
-seeds are decimal or 0x hex; options also take --option=value.";
+Game files store every ply; the load filter chooses the positions trained
+on (files of positions are read whole):
+",
+    crate::positions::load_filter_usage!(),
+    "
+The positions are kept in memory, 32 bytes each (200 million: 6.4 GB). A
+run is reproducible from its seed and thread count. Whole numbers and seeds
+are decimal or 0x hex; options also take --option=value."
+);
 
 /// Training settings; see [`USAGE`].
 #[derive(Clone, Debug, PartialEq)]
@@ -83,6 +94,8 @@ pub struct Options {
     /// Where to write the losses of each epoch as JSON lines
     /// ([`crate::fit::EpochLoss`]), if anywhere.
     pub losses: Option<String>,
+    /// Which positions of game files are trained on.
+    pub filter: LoadFilter,
 }
 
 /// The default thread count: every core.
@@ -114,6 +127,7 @@ impl Options {
             threads: cores(),
             seed: 1,
             losses: None,
+            filter: LoadFilter::default(),
         };
         let mut out = None;
         let parsed = for_each_option(args, |flag, args| {
@@ -158,7 +172,7 @@ impl Options {
                 "--threads" => o.threads = args.number(flag, 1, 1024)? as usize,
                 "--seed" => o.seed = args.number(flag, 0, u64::MAX)?,
                 "--losses" => o.losses = Some(args.value(flag)?),
-                _ => return Ok(false),
+                _ => return o.filter.option(flag, args),
             }
             Ok(true)
         })?;
@@ -244,5 +258,34 @@ mod tests {
         assert_eq!(default(USAGE, "--losses"), None);
         let o = parse("--data d --out x --losses=l.jsonl").unwrap();
         assert_eq!(o.losses.as_deref(), Some("l.jsonl"));
+    }
+
+    #[test]
+    fn the_load_filter_is_set_by_options_and_its_defaults_documented() {
+        use kiln::cli::documented_default as default;
+        let o = parse("--data d --out x").unwrap();
+        let whole = |option| default(USAGE, option).and_then(|x| x.parse::<u64>().ok());
+        assert_eq!(o.filter, LoadFilter::default());
+        assert_eq!(whole("--min-ply"), Some(o.filter.min_ply as u64));
+        assert_eq!(whole("--min-men"), Some(u64::from(o.filter.min_men)));
+        assert_eq!(o.filter.max_score, None);
+        assert!(!o.filter.keep_check && !o.filter.keep_noisy);
+        let o = parse(
+            "--data d --out x --min-ply 0 --keep-check --keep-noisy --max-score 1500 --min-men 6",
+        )
+        .unwrap();
+        assert_eq!(
+            o.filter,
+            LoadFilter {
+                min_ply: 0,
+                keep_check: true,
+                keep_noisy: true,
+                max_score: Some(1500),
+                min_men: 6,
+                ..LoadFilter::default()
+            }
+        );
+        assert!(parse("--data d --out x --min-men 1").is_err());
+        assert!(parse("--data d --out x --max-score -3").is_err());
     }
 }

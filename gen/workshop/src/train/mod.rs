@@ -1,8 +1,13 @@
 //! `kiln-workshop train`: trains the engine's NNUE evaluation, a
 //! (768 → N)×2 → 1 network with squared clipped ReLU, on the CPU.
 //!
-//! The data is `kiln-workshop datagen` output ([`data`]), minus the
-//! positions `kiln-workshop tune` skips too. The network ([`model`]) sees
+//! The data is `kiln-workshop datagen` output ([`data`]): game files,
+//! whose positions are chosen as they are read (the load filter,
+//! [`crate::positions::LoadFilter`], set by `--min-ply`, `--keep-check`,
+//! `--keep-noisy`, `--max-score`, `--min-men`), or files of positions,
+//! minus the positions `kiln-workshop tune` skips too. The positions are
+//! kept packed in memory, 32 bytes each (6.4 GB for 200 million), not
+//! streamed: every epoch shuffles them all ([`data`] has the arithmetic). The network ([`model`]) sees
 //! the board from both sides through `eval::nnue::features`, the side to
 //! move's accumulator first. Its output times `--scale` is a score in
 //! centipawns, turned into an expected result by `sigmoid(K · cp)`, with
@@ -74,8 +79,9 @@ impl fmt::Display for TrainError {
                 f.write_str("no position has a search score to fit K on: give --k")
             }
             TrainError::NoPositions => f.write_str(
-                "no usable positions in the data (expected `kiln-workshop datagen` output: binary \
-                 records or `<fen> | <result> | <score>` lines)",
+                "no usable positions in the data (expected `kiln-workshop datagen` output: game \
+                 files, files of positions, or `<fen> | <result> | <score>` lines; with game \
+                 files, see the load filter's options)",
             ),
             TrainError::Write(error) => write!(f, "cannot encode the network: {error}"),
             TrainError::File(error) => error.fmt(f),
@@ -132,7 +138,7 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
     // loss is the mean of its batches' losses as they are met, which has
     // no value before the first batch.
     let mut losses = LossLog::create(options.losses.as_deref()).map_err(TrainError::File)?;
-    let loaded = data::load(&options.data)?;
+    let loaded = data::load(&options.data, &options.filter)?;
     let mut positions = loaded.positions;
     if positions.is_empty() {
         return Err(TrainError::NoPositions);
