@@ -22,8 +22,9 @@ usage: kiln-workshop <command> [<arguments>]
 commands:
   datagen --out <file> ... self-play training positions
   data <tool> ...          data files: stats, validate, show, merge, shuffle,
-                           holdout, subset, sort, convert (to viriformat,
-                           from viriformat, to marlinformat for bullet)
+                           holdout, subset, sort, import-pgn, convert (to
+                           viriformat, from viriformat, to marlinformat for
+                           bullet)
   label --data <file> --out <file> --engine <path> ...
                            re-score training positions with another UCI engine
   tune --data <file> --out <params.txt> ...
@@ -136,10 +137,7 @@ fn datagen_command(args: Vec<OsString>) -> ExitCode {
     };
     match datagen::run(&options) {
         Ok(n) => {
-            eprintln!(
-                "kiln-workshop datagen: wrote {n} positions to {}",
-                options.out
-            );
+            eprintln!("kiln-workshop datagen: {} holds {n} positions", options.out);
             ExitCode::SUCCESS
         }
         Err(err) => failure("datagen", &err),

@@ -45,8 +45,8 @@ usage: kiln-workshop tune --data <file> [--data <file>...] --out <params.txt> [o
 
 Texel tuning of the evaluation weights (src/eval/params.txt) on training
 data (`kiln-workshop datagen` game files, files of positions, or
-`kiln-workshop label` lines). Prints `epoch N loss X
-held-out Y` on stdout after each epoch, then writes the tuned weights in
+`kiln-workshop label` lines). Prints `epoch N loss X held-out Y`
+on stdout after each epoch, then writes the tuned weights in
 the format of src/eval/params.txt. With --losses the losses also go to a
 file as JSON lines, which `kiln-workshop plot --losses` draws.
 

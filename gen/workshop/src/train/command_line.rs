@@ -15,8 +15,8 @@ usage: kiln-workshop train --data <file> [--data <file>...] --out <file.nnue> [o
 Trains the (768 -> N)x2 -> 1 network of the engine's NNUE evaluation on
 training data (`kiln-workshop datagen` game files, files of marlinformat
 positions or 32-byte records, or `<fen> | <result> | <score>` lines) on the
-CPU, then writes it quantised in Kiln's network format. Prints `epoch N loss X held-out Y` on
-stdout after each epoch (with --losses also to a file as JSON lines, which
+CPU, then writes it quantised in Kiln's network format. Prints
+`epoch N loss X held-out Y` on stdout after each epoch (with --losses also to a file as JSON lines, which
 `kiln-workshop plot --losses` draws), and at the end how far the quantised
 network's integer evaluation is from the float network's on held-out
 positions.
