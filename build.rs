@@ -3,7 +3,8 @@
 //!
 //! - `uci_keywords.rs`, `uci_options.rs`: `phf` maps from UCI command keywords
 //!   (case-sensitive, as the protocol says) and lower-cased option names (UCI
-//!   option names are case-insensitive) to the engine's enums;
+//!   option names are case-insensitive) to the engine's enums (the keyword
+//!   `spsa` only with the cargo feature `spsa`);
 //! - `psqt.rs`: the evaluation's piece-square tables, parsed from
 //!   `src/eval/params.txt` (White's view, printed like a board), with material
 //!   folded in, mirrored for Black through the FLIP table and packed as
@@ -13,9 +14,7 @@
 //!   one array indexed by named constants;
 //! - `endgames.rs`: the endgame table, a `phf` map from material signature
 //!   to endgame function (listed in `kiln_gen::endgames`);
-//! - `mvv_lva.rs`: capture ordering scores;
-//! - `lmr.rs`: the late-move-reduction table and the two constants that
-//!   shape it (`kiln_gen::lmr`), included by `src/search/tunables.rs`.
+//! - `mvv_lva.rs`: capture ordering scores.
 //!
 //! - `nnue_net.rs`: the network (`src/eval/net.nnue`, or the file named by
 //!   the `KILN_NET` environment variable), checked by
@@ -47,7 +46,6 @@ fn main() {
     write(&out, "uci_options.rs", &option_map());
     write(&out, "endgames.rs", &kiln_gen::endgames::source());
     write(&out, "mvv_lva.rs", &mvv_lva());
-    write(&out, "lmr.rs", &kiln_gen::lmr::source());
 
     let text = fs::read_to_string(PARAMS_FILE)
         .unwrap_or_else(|e| panic!("cannot read {PARAMS_FILE}: {e}"));
@@ -168,6 +166,14 @@ fn keyword_map() -> String {
         ("bench", "Keyword::Bench"),
         ("genfens", "Keyword::Genfens"),
     ];
+    // The `spsa` feature adds a command that prints OpenBench's SPSA input.
+    let spsa = [("spsa", "Keyword::Spsa")];
+    let spsa = if env::var_os("CARGO_FEATURE_SPSA").is_some() {
+        &spsa[..]
+    } else {
+        &[]
+    };
+    let keywords: Vec<(&str, &str)> = keywords.iter().chain(spsa).copied().collect();
     kiln_gen::phf_maps::str_map(
         "KEYWORDS",
         "UCI command keywords (case-sensitive) → [`Keyword`].",

@@ -7,7 +7,9 @@
 //! [`uci`] / [`xboard`] / [`cli`] (the binary's command line);
 //! `tests/layers.rs` fails when a module imports from its own layer or a
 //! higher one. No module computes a lookup table at runtime; every table is
-//! a `static` emitted by a build script.
+//! a `static` emitted by a build script. (The late-move-reduction table is
+//! search state, not a lookup table: each searcher builds its own from its
+//! tunable parameters, so that SPSA can tune them.)
 //!
 //! The workshop (`kiln-workshop`: self-play data, the Texel tuner, the
 //! network trainer) is another crate, built on this library; nothing of it

@@ -28,8 +28,6 @@ pub mod endgames;
 mod error;
 pub mod fingerprint;
 pub mod geometry;
-#[cfg(feature = "engine")]
-pub mod lmr;
 pub mod magic;
 #[cfg(feature = "engine")]
 pub mod phf_maps;

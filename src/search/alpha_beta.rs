@@ -16,11 +16,10 @@
 //! history (18b credit for the move that led to a fail-low), 19
 //! transposition table store.
 
-use super::history::{history_bonus, piece_to};
+use super::history::piece_to;
 use super::movepick::{MoveKind, MovePicker, Picked};
 use super::see::see_ge;
 use super::tt::{Bound, refine_with_tt};
-use super::tunables::*;
 use super::{Searcher, root_move_slot};
 use crate::board::{Board, Move, PieceKind};
 use crate::eval::score::{DRAW, INFINITE, MATE, MAX_PLY, Score, TB_BOUND, is_decisive};
@@ -175,17 +174,17 @@ impl Searcher {
         if !pv_node && !in_check {
             // Step 7. Reverse futility pruning: far enough above beta that a
             // quiet ply is not going to bring it back down.
-            if depth <= RFP_MAX_DEPTH
+            if depth <= self.params.rfp_max_depth
                 && !is_decisive(beta)
-                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+                && eval - self.params.rfp_margin * (depth - i32::from(improving)) >= beta
             {
                 return eval;
             }
 
             // Step 8. Razoring: hopelessly below alpha at low depth; ask
             // quiescence whether a capture saves it.
-            if depth <= RAZOR_MAX_DEPTH
-                && eval + RAZOR_MARGIN * depth <= alpha
+            if depth <= self.params.razor_max_depth
+                && eval + self.params.razor_margin * depth <= alpha
                 && excluded.is_null()
             {
                 let score = self.qsearch(board, alpha, alpha + 1, ply, false);
@@ -197,7 +196,7 @@ impl Searcher {
             // Step 9. Null-move pruning: if passing still leaves us above
             // beta, a real move would too (unsafe in zugzwang, hence the
             // non-pawn material condition).
-            if depth >= NMP_MIN_DEPTH
+            if depth >= self.params.nmp_min_depth
                 && excluded.is_null()
                 && eval >= beta
                 && !is_decisive(beta)
@@ -205,9 +204,10 @@ impl Searcher {
                 && board.last_move().is_some_and(|m| !m.is_null())
                 && non_pawn_pieces(board) > 0
             {
-                let r = NMP_BASE_REDUCTION
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX_REDUCTION);
+                let p = &self.params;
+                let r = p.nmp_base_reduction
+                    + depth / p.nmp_depth_divisor
+                    + ((eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max_reduction);
                 self.frames[ply].moved = None;
                 board.make_null();
                 self.prefetch(board.key().0);
@@ -224,7 +224,8 @@ impl Searcher {
                     // null move) with null moves off for the next plies,
                     // and cut only if that also holds beta.
                     let verify_depth = depth - 1 - r;
-                    let needs_verifying = depth >= NMP_VERIFY_DEPTH || non_pawn_pieces(board) == 1;
+                    let needs_verifying =
+                        depth >= self.params.nmp_verify_depth || non_pawn_pieces(board) == 1;
                     if self.nmp_min_ply != 0 || verify_depth <= 0 || !needs_verifying {
                         return score;
                     }
@@ -243,7 +244,7 @@ impl Searcher {
 
         // Step 10. Internal iterative reduction: without a TT move this node
         // is probably less important than its depth suggests.
-        if depth >= IIR_MIN_DEPTH && tt_move.is_null() && (pv_node || cut_node) {
+        if depth >= self.params.iir_min_depth && tt_move.is_null() && (pv_node || cut_node) {
             depth -= 1;
         }
 
@@ -269,7 +270,7 @@ impl Searcher {
         let mut quiets_tried = MoveList::new();
         let mut searched = 0i32;
         let mut legal = 0i32;
-        let futility_base = eval + FUTILITY_BASE;
+        let futility_base = eval + self.params.futility_base;
         let may_prune = !root && non_pawn_pieces(board) > 0;
 
         while let Some(Picked { mv, kind, history }) = picker.pick(board, &self.heuristics) {
@@ -288,26 +289,27 @@ impl Searcher {
                     // move would be searched to after its late-move
                     // reduction, not the node's: a late move is worth
                     // only what its reduced search could find.
-                    let lmp_limit = LMP_BASE + depth * depth / if improving { 1 } else { 2 };
-                    let lmr_depth = (depth - late_move_reduction(depth, searched + 1)).max(1);
+                    let p = &self.params;
+                    let lmp_limit = p.lmp_base + depth * depth / if improving { 1 } else { 2 };
+                    let lmr_depth = (depth - self.lmr.reduction(depth, searched + 1)).max(1);
                     // Whether the move gives check (three attack lookups) is
                     // asked last, only of a move one of the rules would
                     // prune: a move that none of them prunes never needs it.
                     let prunable = !in_check
-                        && ((depth <= LMP_MAX_DEPTH && searched >= lmp_limit)
-                            || (lmr_depth <= FUTILITY_MAX_DEPTH
-                                && futility_base + FUTILITY_PER_DEPTH * lmr_depth <= alpha)
-                            || (lmr_depth <= HISTORY_PRUNE_MAX_DEPTH
+                        && ((depth <= p.lmp_max_depth && searched >= lmp_limit)
+                            || (lmr_depth <= p.futility_max_depth
+                                && futility_base + p.futility_per_depth * lmr_depth <= alpha)
+                            || (lmr_depth <= p.history_prune_max_depth
                                 && kind == MoveKind::Quiet
-                                && history < -HISTORY_PRUNE_MARGIN * lmr_depth)
-                            || (depth <= SEE_MAX_DEPTH
-                                && !see_ge(board, mv, SEE_QUIET_MARGIN * depth)));
+                                && history < -p.history_prune_margin * lmr_depth)
+                            || (depth <= p.see_max_depth
+                                && !see_ge(board, mv, p.see_quiet_margin * depth)));
                     if prunable && !gives_check(board, mv) {
                         continue;
                     }
-                } else if depth <= SEE_MAX_DEPTH
+                } else if depth <= self.params.see_max_depth
                     && !kind.is_good()
-                    && !see_ge(board, mv, SEE_CAPTURE_MARGIN * depth * depth)
+                    && !see_ge(board, mv, self.params.see_capture_margin * depth * depth)
                 {
                     continue;
                 }
@@ -322,12 +324,14 @@ impl Searcher {
             // one and deserves a deeper look. If even without it the node
             // beats beta, several moves refute it: cut off at once.
             let mut extension = 0;
-            if let Some(hit) = tt_hit.filter(|_| !root && mv == tt_move && depth >= SE_MIN_DEPTH) {
-                if hit.depth >= depth - SE_TT_DEPTH_MARGIN
+            if let Some(hit) =
+                tt_hit.filter(|_| !root && mv == tt_move && depth >= self.params.se_min_depth)
+            {
+                if hit.depth >= depth - self.params.se_tt_depth_margin
                     && hit.bound != Bound::Upper
                     && !is_decisive(hit.score)
                 {
-                    let singular_beta = hit.score - SE_MARGIN_PER_DEPTH * depth;
+                    let singular_beta = hit.score - self.params.se_margin_per_depth * depth;
                     self.frames[ply].excluded = mv;
                     let score = self.negamax(
                         board,
@@ -354,7 +358,8 @@ impl Searcher {
             // this move yet). The history score is used only there; the
             // picker looked it up for plain quiet moves, the others' is
             // looked up here when it will be used.
-            let reducible = quiet && depth >= LMR_MIN_DEPTH && searched > i32::from(root);
+            let reducible =
+                quiet && depth >= self.params.lmr_min_depth && searched > i32::from(root);
             let history = if reducible && kind != MoveKind::Quiet {
                 self.heuristics
                     .history(board, mv, &picker.history_keys(board))
@@ -383,7 +388,7 @@ impl Searcher {
             } else {
                 let mut reduction = 0;
                 if reducible {
-                    reduction = late_move_reduction(depth, searched);
+                    reduction = self.lmr.reduction(depth, searched);
                     reduction -= i32::from(pv_node);
                     reduction -= i32::from(kind == MoveKind::Refutation);
                     reduction += i32::from(!improving);
@@ -391,7 +396,7 @@ impl Searcher {
                     // Whether the move gave check, asked only here: the
                     // only use, and most moves never get this far.
                     reduction -= i32::from(in_check || board.in_check());
-                    reduction -= history / LMR_HISTORY_DIVISOR;
+                    reduction -= history / self.params.lmr_history_divisor;
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 let new_depth_reduced = new_depth - reduction;
@@ -402,8 +407,10 @@ impl Searcher {
                     // best score so far says how deep to verify: a large
                     // margin earns a ply more than planned, a bare one a
                     // ply less.
-                    let deeper =
-                        score > best_score + LMR_DEEPER_MARGIN + LMR_DEEPER_PER_PLY * reduction;
+                    let deeper = score
+                        > best_score
+                            + self.params.lmr_deeper_margin
+                            + self.params.lmr_deeper_per_ply * reduction;
                     let shallower = score < best_score + new_depth;
                     new_depth += i32::from(deeper) - i32::from(shallower);
                     if new_depth > new_depth_reduced {
@@ -439,7 +446,7 @@ impl Searcher {
                                 board,
                                 mv,
                                 &quiets_tried,
-                                depth,
+                                self.params.history_bonus(depth),
                                 &picker.history_keys(board),
                                 ply,
                             );
@@ -486,7 +493,7 @@ impl Searcher {
             && bound.beyond(best_score, static_eval)
         {
             self.correction
-                .update(board, depth, static_eval, best_score);
+                .update(&self.params, board, depth, static_eval, best_score);
         }
         // Step 18b. Every move here failed low: the opponent's quiet move
         // that led here was a good one. Credit it in the continuation
@@ -499,8 +506,8 @@ impl Searcher {
         {
             if let Some(moved) = ply.checked_sub(1).and_then(|p| self.frames[p].moved) {
                 let keys = self.continuation_keys(ply - 1);
-                self.heuristics
-                    .reward_continuation(keys, moved, history_bonus(depth));
+                let bonus = self.params.history_bonus(depth);
+                self.heuristics.reward_continuation(keys, moved, bonus);
             }
         }
         // Step 19. Store the result in the transposition table.
@@ -508,12 +515,6 @@ impl Searcher {
             .store(key, best_move.bits(), best_score, depth, bound, ply as i32);
         best_score
     }
-}
-
-/// The table's late-move reduction of the `move_number`-th move (counting
-/// from 1) at `depth` plies, before the node's adjustments.
-fn late_move_reduction(depth: i32, move_number: i32) -> i32 {
-    i32::from(LMR[depth.clamp(0, 63) as usize][move_number.clamp(0, 63) as usize])
 }
 
 /// How many pieces other than pawns and king the side to move has (null-move

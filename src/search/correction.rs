@@ -16,7 +16,7 @@
 //! do not explain: a misplaced piece, an exposed king. The correction
 //! applied is the pawn entry plus the mean of the two non-pawn entries.
 
-use super::tunables::{CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_MAX_WEIGHT};
+use super::tunables::{CORRECTION_GRAIN, SearchParams};
 use crate::board::{Board, Color, Key};
 use crate::eval::score::{MAX_EVAL, Score};
 
@@ -82,7 +82,9 @@ impl CorrectionHistory {
 
     /// Adds a share of `score − static_eval` of a node searched `depth`
     /// plies deep to the entries of its pawn structure and of each side's
-    /// non-pawn placement; deeper results weigh more.
+    /// non-pawn placement; deeper results weigh more (up to
+    /// `correction_max_weight` of `params`), and each entry stays within
+    /// `correction_limit_cp`.
     ///
     /// `static_eval` is the already corrected evaluation, so what is added
     /// is the error the tables have not yet explained: the entries stop
@@ -91,11 +93,19 @@ impl CorrectionHistory {
     /// where the entry equals the remainder, which covers only two thirds
     /// of a steady error with three tables.)
     /// (`depth` is at most `MAX_PLY`, so nothing here can overflow.)
-    pub fn update(&mut self, board: &Board, depth: i32, static_eval: Score, score: Score) {
+    pub fn update(
+        &mut self,
+        params: &SearchParams,
+        board: &Board,
+        depth: i32,
+        static_eval: Score,
+        score: Score,
+    ) {
         let target = (score - static_eval) * CORRECTION_GRAIN;
-        let weight = ((depth + 1) * (depth + 1)).min(CORRECTION_MAX_WEIGHT);
+        let weight = ((depth + 1) * (depth + 1)).min(params.correction_max_weight);
+        let limit = params.correction_limit_cp * CORRECTION_GRAIN;
         let add_share = |entry: &mut i32| {
-            *entry = (*entry + target * weight / 256).clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT);
+            *entry = (*entry + target * weight / 256).clamp(-limit, limit);
         };
         add_share(&mut self.entries[Self::index(board)]);
         add_share(&mut self.non_pawn[0][Self::non_pawn_index(board, Color::White)]);
@@ -112,6 +122,7 @@ mod tests {
     fn corrections_move_towards_the_search_and_stay_bounded() {
         let board = Board::from_fen(STARTPOS).expect("start position");
         let mut history = CorrectionHistory::new();
+        let params = SearchParams::DEFAULT;
         assert_eq!(history.corrected(&board, 20), 20);
         // As in the search, each update sees the corrected evaluation, so
         // the tables learn what is left of the error: the correction closes
@@ -120,16 +131,16 @@ mod tests {
         // two thirds, 47.)
         for _ in 0..1_000 {
             let corrected = history.corrected(&board, 20);
-            history.update(&board, 10, corrected, 60);
+            history.update(&params, &board, 10, corrected, 60);
         }
         let corrected = history.corrected(&board, 20);
         assert!((58..=60).contains(&corrected), "{corrected}");
         // Each of the three entries is clamped; the pawn entry plus the mean
         // of the two non-pawn entries is at most twice the limit.
         for _ in 0..10_000 {
-            history.update(&board, 20, 0, 30_000);
+            history.update(&params, &board, 20, 0, 30_000);
         }
-        let largest = 2 * CORRECTION_LIMIT / CORRECTION_GRAIN;
+        let largest = 2 * params.correction_limit_cp;
         assert_eq!(history.corrected(&board, 0), largest);
         history.clear();
         assert_eq!(history.corrected(&board, 20), 20);

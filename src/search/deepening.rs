@@ -10,9 +10,6 @@ use super::strength::{self, Handicap, Strength};
 use super::threads::helper_skips;
 use super::time::{falling_score_scale, node_share_scale};
 use super::tt::Bound;
-use super::tunables::{
-    ASPIRATION_MAX_DELTA, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, TIME_STABILITY_SCALE,
-};
 use super::{Report, SearchResult, Searcher, root_move_slot};
 use crate::board::{Board, Move};
 use crate::eval::score::{INFINITE, MATE, MAX_PLY, Score, is_decisive, is_mate};
@@ -28,6 +25,10 @@ impl Searcher {
         start: Instant,
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
+        debug_assert!(
+            self.lmr.is_for(&self.params),
+            "prepare builds the LMR table"
+        );
         let limits = self.limits.clone();
         let max_depth = limits.depth.unwrap_or(MAX_PLY - 1).clamp(1, MAX_PLY - 1);
         let all_root = self.root_moves.clone();
@@ -144,14 +145,16 @@ impl Searcher {
             // for a while or took most of the search, think longer while it
             // keeps changing or its rivals kept the search busy.
             if !self.pondering() {
-                let stability =
-                    TIME_STABILITY_SCALE[stable_iterations.min(TIME_STABILITY_SCALE.len() - 1)];
-                let share =
-                    node_share_scale(self.root_move_nodes[root_move_slot(best)], self.nodes);
+                let stability = self.params.time_stability(stable_iterations);
+                let share = node_share_scale(
+                    &self.params,
+                    self.root_move_nodes[root_move_slot(best)],
+                    self.nodes,
+                );
                 let falling = if scores_seen == 0 || is_decisive(score) {
                     100
                 } else {
-                    falling_score_scale(score_sum / scores_seen, score)
+                    falling_score_scale(&self.params, score_sum / scores_seen, score)
                 };
                 let scale = stability * share / 100 * falling / 100;
                 let single_reply = all_root.len() == 1 && self.time.soft_ms().is_some();
@@ -213,15 +216,16 @@ impl Searcher {
         start: Instant,
         report: &mut dyn FnMut(&Report),
     ) -> Score {
-        let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !is_decisive(previous) {
-            (
-                (previous - delta).max(-INFINITE),
-                (previous + delta).min(INFINITE),
-            )
-        } else {
-            (-INFINITE, INFINITE)
-        };
+        let mut delta = self.params.aspiration_window;
+        let (mut alpha, mut beta) =
+            if depth >= self.params.aspiration_min_depth && !is_decisive(previous) {
+                (
+                    (previous - delta).max(-INFINITE),
+                    (previous + delta).min(INFINITE),
+                )
+            } else {
+                (-INFINITE, INFINITE)
+            };
         loop {
             let score = self.negamax(board, alpha, beta, depth, 0, false);
             if self.stopped {
@@ -252,7 +256,7 @@ impl Searcher {
                 });
             }
             delta += delta / 2;
-            if delta > ASPIRATION_MAX_DELTA {
+            if delta > self.params.aspiration_max_delta {
                 alpha = -INFINITE;
                 beta = INFINITE;
             }

@@ -3,9 +3,7 @@
 //! between the searches of a game and read by the move picker
 //! ([`movepick`](super::movepick)) and the late-move reductions.
 
-use super::tunables::{
-    HISTORY_BONUS_MAX, HISTORY_BONUS_OFFSET, HISTORY_BONUS_PER_DEPTH, HISTORY_MAX,
-};
+use super::tunables::HISTORY_MAX;
 use crate::board::{Board, Move, PieceKind};
 use crate::eval::score::MAX_PLY;
 
@@ -153,14 +151,15 @@ impl Heuristics {
         Self::counter_index(board).map_or(Move::NULL, |i| self.counters[i])
     }
 
-    /// Rewards `best` (a quiet move that caused a cut-off at `ply` with
-    /// `depth` plies left) and punishes the quiet moves tried before it.
+    /// Rewards `best` (a quiet move that caused a cut-off at `ply`) by
+    /// `bonus` (see [`SearchParams::history_bonus`](super::tunables::SearchParams::history_bonus))
+    /// and punishes the quiet moves tried before it as much.
     pub fn update_quiet(
         &mut self,
         board: &Board,
         best: Move,
         tried: &[Move],
-        depth: i32,
+        bonus: i32,
         conts: &HistoryKeys,
         ply: usize,
     ) {
@@ -172,7 +171,6 @@ impl Heuristics {
         if let Some(i) = Self::counter_index(board) {
             self.counters[i] = best;
         }
-        let bonus = history_bonus(depth);
         self.reward(board, best, conts, bonus);
         for &mv in tried.iter().filter(|&&m| m != best) {
             self.reward(board, mv, conts, -bonus);
@@ -203,15 +201,6 @@ impl Heuristics {
             self.reward_continuation(conts.keys, key, bonus);
         }
     }
-}
-
-/// The history bonus earned by a quiet move that proved good at a node
-/// searched `depth` plies deep (and the malus of those that did not).
-/// The gravity update keeps entries within ±`HISTORY_MAX` whatever the
-/// bonus, so its size sets only how fast the tables follow the search;
-/// linear in depth, shallow cut-offs, the most numerous, still move them.
-pub(super) fn history_bonus(depth: i32) -> i32 {
-    (depth * HISTORY_BONUS_PER_DEPTH - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX)
 }
 
 /// Butterfly history entries per side to move: `[from attacked][to

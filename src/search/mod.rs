@@ -71,6 +71,7 @@ use limits::Limits;
 use threads::ThreadSync;
 use time::TimeManager;
 use tt::{Bound, TranspositionTable};
+use tunables::{LmrTable, SearchParams};
 
 /// Flags shared between the protocol thread and the search thread.
 #[derive(Debug, Default)]
@@ -250,16 +251,29 @@ pub struct Searcher {
     /// Seeds each limited-strength move choice (mixed with the position's
     /// key): seeded once, so a fresh searcher repeats its choices.
     choices: Rng,
+    /// The search's tunables ([`SearchParams::DEFAULT`] unless set), the
+    /// same in every thread of a search.
+    params: SearchParams,
+    /// The late-move reductions of `params`, built by `prepare` before the
+    /// first search and after their constants change (see [`LmrTable`]:
+    /// per-searcher state, inside the searcher so that a lookup is one
+    /// load).
+    lmr: LmrTable,
 }
 
 impl Searcher {
     /// A searcher with a `hash_mib` transposition table.
     pub fn new(hash_mib: u64) -> Self {
-        Self::with_table(Arc::new(TranspositionTable::new(hash_mib)), 0)
+        Self::with_table(
+            Arc::new(TranspositionTable::new(hash_mib)),
+            0,
+            SearchParams::DEFAULT,
+        )
     }
 
-    /// A searcher for thread `thread_index` on the shared table `tt`.
-    fn with_table(tt: Arc<TranspositionTable>, thread_index: usize) -> Self {
+    /// A searcher for thread `thread_index` on the shared table `tt`,
+    /// searching with `params`.
+    fn with_table(tt: Arc<TranspositionTable>, thread_index: usize, params: SearchParams) -> Self {
         Self {
             tt,
             tt_used: false,
@@ -291,6 +305,22 @@ impl Searcher {
             tb_cardinality: 0,
             root_tb_score: None,
             choices: Rng::new(0),
+            lmr: LmrTable::unbuilt(),
+            params,
+        }
+    }
+
+    /// The search's tunables.
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// Searches with `params` from now on, in this thread and its helpers
+    /// (the late-move-reduction table follows at the next search).
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
+        for helper in self.helpers.iter_mut().flatten() {
+            helper.set_params(params);
         }
     }
 
@@ -475,6 +505,7 @@ impl Searcher {
         self.finish_clearing();
         self.tt_used = true;
         let time = TimeManager::new(
+            &self.params,
             limits,
             move_overhead,
             u64::from(board.fullmove_number()),
@@ -546,6 +577,7 @@ impl Searcher {
     ) {
         self.shared = shared;
         self.time = time;
+        self.lmr.update(&self.params);
         self.nodes = 0;
         self.root_move_nodes.fill(0);
         self.seldepth = 0;

@@ -6,7 +6,6 @@ use super::Searcher;
 use super::movepick::{MovePicker, Picked};
 use super::see::{SEE_VALUES, see_ge};
 use super::tt::{Bound, refine_with_tt};
-use super::tunables::DELTA_MARGIN;
 use crate::board::{Board, Move};
 use crate::eval::score::{DRAW, INFINITE, MATE, MAX_PLY, Score, is_mate};
 
@@ -83,7 +82,7 @@ impl Searcher {
                 let gain = board
                     .piece_on(mv.to())
                     .map_or(SEE_VALUES[0], |p| SEE_VALUES[p.kind().index()]);
-                if !mv.is_promotion() && stand_pat + gain + DELTA_MARGIN <= alpha {
+                if !mv.is_promotion() && stand_pat + gain + self.params.delta_margin <= alpha {
                     continue;
                 }
                 // Step 4. Skip captures that lose material by exchange.

@@ -25,6 +25,7 @@ use std::time::Instant;
 use super::limits::Limits;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
+use super::tunables::SearchParams;
 use super::{Report, SearchResult, SearchShared, Searcher, TbSettings};
 use crate::board::Board;
 use crate::eval::Evaluation;
@@ -152,6 +153,8 @@ struct Launch<'a> {
     tb_cardinality: u32,
     /// The main thread's static evaluation.
     evaluation: Evaluation,
+    /// The main thread's tunables.
+    params: &'a SearchParams,
 }
 
 /// Starts the helpers in `slots`, numbered from `first`, as a tree: the
@@ -184,8 +187,9 @@ fn launch_helpers<'scope>(
         .spawn_scoped(scope, move || {
             launch_helpers(scope, left, first + 1, launch);
             launch_helpers(scope, right, right_first, launch);
-            let helper =
-                slot.get_or_insert_with(|| Searcher::with_table(Arc::clone(launch.tt), first));
+            let helper = slot.get_or_insert_with(|| {
+                Searcher::with_table(Arc::clone(launch.tt), first, *launch.params)
+            });
             helper.sync = Arc::clone(launch.sync);
             helper.tt = Arc::clone(launch.tt);
             helper.total_nodes = 0;
@@ -235,6 +239,7 @@ impl Searcher {
         );
         let helper_nodes = AtomicU64::new(0);
         let root = board.clone();
+        let params = self.params;
         let (root_moves, tablebases) = (self.root_moves.clone(), self.tablebases.clone());
         let launch = &Launch {
             root_moves: &root_moves,
@@ -242,6 +247,7 @@ impl Searcher {
             tb_settings: self.tb_settings,
             tb_cardinality: self.tb_cardinality,
             evaluation: self.evaluation,
+            params: &params,
             root: &root,
             limits: &helper_limits,
             start,

@@ -12,11 +12,7 @@
 use std::time::{Duration, Instant};
 
 use super::limits::Limits;
-use super::tunables::{
-    TIME_FALLING_MAX, TIME_FALLING_MIN, TIME_FALLING_PER_CP, TIME_HARD_FACTOR,
-    TIME_LAST_MOVE_SHARE_PERCENT, TIME_MAX_SHARE_PERCENT, TIME_MOVES_TO_GO, TIME_NODE_SHARE_PIVOT,
-    TIME_NODE_SHARE_SLOPE, TIME_SUDDEN_DEATH_MIN, TIME_SUDDEN_DEATH_MOVES,
-};
+use super::tunables::SearchParams;
 
 /// The time budget of one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,9 +26,15 @@ pub struct TimeManager {
 
 impl TimeManager {
     /// The budget for `limits` at game move `fullmove`, measured from
-    /// `start`.
-    pub fn new(limits: &Limits, move_overhead: u64, fullmove: u64, start: Instant) -> Self {
-        let (soft, hard) = budget(limits, move_overhead, fullmove);
+    /// `start`, by the time-management tunables of `params`.
+    pub fn new(
+        params: &SearchParams,
+        limits: &Limits,
+        move_overhead: u64,
+        fullmove: u64,
+        start: Instant,
+    ) -> Self {
+        let (soft, hard) = budget(params, limits, move_overhead, fullmove);
         Self { start, soft, hard }
     }
 
@@ -85,8 +87,8 @@ impl TimeManager {
 /// `best_nodes` of the root's `total_nodes`: a move that needed most of the
 /// search to refute its rivals is rarely overturned, so a large share ends
 /// the search sooner and a small one lets it go on (see
-/// [`TIME_NODE_SHARE_PIVOT`]).
-pub fn node_share_scale(best_nodes: u64, total_nodes: u64) -> u64 {
+/// [`SearchParams::time_node_share_pivot`]).
+pub fn node_share_scale(params: &SearchParams, best_nodes: u64, total_nodes: u64) -> u64 {
     let share = if total_nodes == 0 {
         0
     } else {
@@ -94,32 +96,38 @@ pub fn node_share_scale(best_nodes: u64, total_nodes: u64) -> u64 {
         u64::try_from(u128::from(best_nodes.min(total_nodes)) * 100 / u128::from(total_nodes))
             .unwrap_or(100)
     };
-    TIME_NODE_SHARE_PIVOT.saturating_sub(share) * TIME_NODE_SHARE_SLOPE / 100
+    params.time_node_share_pivot.saturating_sub(share) * params.time_node_share_slope / 100
 }
 
 /// The soft limit's scale in percent for an iteration whose score is
 /// `score` when the earlier iterations averaged `mean`: a score that fell
 /// below its average means the search found trouble, and a little more
 /// time is spent to find the way out; one that rose, a little less.
-pub fn falling_score_scale(mean: i64, score: i32) -> u64 {
+pub fn falling_score_scale(params: &SearchParams, mean: i64, score: i32) -> u64 {
     let fall = mean.saturating_sub(i64::from(score));
-    let scale = fall.saturating_mul(TIME_FALLING_PER_CP) / 10 + 100;
-    scale.clamp(TIME_FALLING_MIN, TIME_FALLING_MAX) as u64
+    let scale = fall.saturating_mul(params.time_falling_per_cp) / 10 + 100;
+    scale.clamp(params.time_falling_min, params.time_falling_max) as u64
 }
 
 /// How many more moves a sudden-death game (no increment, no moves-to-go)
 /// is expected to last at game move `fullmove`: long games run 60 to 100
 /// moves, so the clock is spread thinly early and never over fewer than
-/// `TIME_SUDDEN_DEATH_MIN` moves.
-pub fn sudden_death_moves_left(fullmove: u64) -> u64 {
-    TIME_SUDDEN_DEATH_MOVES
+/// `time_sudden_death_min` moves.
+pub fn sudden_death_moves_left(params: &SearchParams, fullmove: u64) -> u64 {
+    params
+        .time_sudden_death_moves
         .saturating_sub(fullmove / 2)
-        .max(TIME_SUDDEN_DEATH_MIN)
+        .max(params.time_sudden_death_min)
 }
 
 /// Soft and hard limits in milliseconds for `limits` at game move
-/// `fullmove`.
-pub fn budget(limits: &Limits, move_overhead: u64, fullmove: u64) -> (Option<u64>, Option<u64>) {
+/// `fullmove`, by the time-management tunables of `params`.
+pub fn budget(
+    params: &SearchParams,
+    limits: &Limits,
+    move_overhead: u64,
+    fullmove: u64,
+) -> (Option<u64>, Option<u64>) {
     if let Some(movetime) = limits.movetime {
         // Keep a reserve, but never eat more than half the allotted time.
         let t = movetime
@@ -132,24 +140,24 @@ pub fn budget(limits: &Limits, move_overhead: u64, fullmove: u64) -> (Option<u64
     };
     let available = clock.time.saturating_sub(move_overhead);
     let default_moves = if clock.increment == 0 {
-        sudden_death_moves_left(fullmove)
+        sudden_death_moves_left(params, fullmove)
     } else {
-        TIME_MOVES_TO_GO
+        params.time_moves_to_go
     };
     let moves_to_go = clock
         .moves_to_go
         .unwrap_or(default_moves)
-        .clamp(1, TIME_MOVES_TO_GO * 2);
+        .clamp(1, params.time_moves_to_go * 2);
     // On the last move before a time control most of the clock is ours;
     // otherwise cap one move at a fixed share of it.
     let max_share = if moves_to_go == 1 {
-        TIME_LAST_MOVE_SHARE_PERCENT
+        params.time_last_move_share_percent
     } else {
-        TIME_MAX_SHARE_PERCENT
+        params.time_max_share_percent
     };
     let cap = available / 100 * max_share + available % 100 * max_share / 100;
     let soft = (available / moves_to_go).saturating_add(clock.increment / 4 * 3);
-    let hard = soft.saturating_mul(TIME_HARD_FACTOR).min(cap).max(1);
+    let hard = soft.saturating_mul(params.time_hard_factor).min(cap).max(1);
     (Some(soft.min(hard).max(1)), Some(hard))
 }
 
@@ -157,6 +165,8 @@ pub fn budget(limits: &Limits, move_overhead: u64, fullmove: u64) -> (Option<u64
 mod tests {
     use super::*;
     use crate::search::limits::Clock;
+
+    const P: SearchParams = SearchParams::DEFAULT;
 
     fn clock(time: u64, increment: u64, moves_to_go: Option<u64>) -> Limits {
         Limits {
@@ -174,7 +184,7 @@ mod tests {
         for time in [0, 1, 10, 50, 100, 1_000, 10_000, 600_000] {
             for inc in [0, 10, 100, 2_000] {
                 for mtg in [None, Some(1), Some(2), Some(40)] {
-                    let (soft, hard) = budget(&clock(time, inc, mtg), 30, 1);
+                    let (soft, hard) = budget(&P, &clock(time, inc, mtg), 30, 1);
                     let (soft, hard) = (soft.unwrap(), hard.unwrap());
                     assert!(soft <= hard, "{time} {inc} {mtg:?}");
                     assert!(
@@ -189,60 +199,62 @@ mod tests {
     #[test]
     fn a_dominant_best_move_shortens_the_search() {
         // 90 % of the nodes: 81 %; half of them: 135 %; a tenth: 189 %.
-        assert_eq!(node_share_scale(900, 1_000), 81);
-        assert_eq!(node_share_scale(500, 1_000), 135);
-        assert_eq!(node_share_scale(100, 1_000), 189);
+        assert_eq!(node_share_scale(&P, 900, 1_000), 81);
+        assert_eq!(node_share_scale(&P, 500, 1_000), 135);
+        assert_eq!(node_share_scale(&P, 100, 1_000), 189);
         // No nodes yet, or a count past the total, stay in range.
-        assert_eq!(node_share_scale(0, 0), 202);
-        assert_eq!(node_share_scale(2_000, 1_000), 67);
-        assert_eq!(node_share_scale(u64::MAX, u64::MAX), 67);
+        assert_eq!(node_share_scale(&P, 0, 0), 202);
+        assert_eq!(node_share_scale(&P, 2_000, 1_000), 67);
+        assert_eq!(node_share_scale(&P, u64::MAX, u64::MAX), 67);
     }
 
     #[test]
     fn a_falling_score_lengthens_the_search() {
         // Level: unchanged; 20 cp lower: 130 %; far lower or higher: the
         // bounds.
-        assert_eq!(falling_score_scale(30, 30), 100);
-        assert_eq!(falling_score_scale(30, 10), 130);
-        assert_eq!(falling_score_scale(30, 50), 85);
-        assert_eq!(falling_score_scale(i64::MAX, i32::MIN), 150);
-        assert_eq!(falling_score_scale(i64::MIN, i32::MAX), 85);
+        assert_eq!(falling_score_scale(&P, 30, 30), 100);
+        assert_eq!(falling_score_scale(&P, 30, 10), 130);
+        assert_eq!(falling_score_scale(&P, 30, 50), 85);
+        assert_eq!(falling_score_scale(&P, i64::MAX, i32::MIN), 150);
+        assert_eq!(falling_score_scale(&P, i64::MIN, i32::MAX), 85);
     }
 
     #[test]
     fn sudden_death_spreads_the_clock() {
         // 60 s, no increment: move 2 gets a fiftieth, not a twenty-fifth.
-        let (soft, _) = budget(&clock(60_000, 0, None), 30, 2);
+        let (soft, _) = budget(&P, &clock(60_000, 0, None), 30, 2);
         assert!(soft.unwrap() < 60_000 / 40, "{soft:?}");
         // Late in the game never fewer than 20 moves.
-        assert_eq!(sudden_death_moves_left(200), 20);
-        let (soft, hard) = budget(&clock(3_000, 0, None), 30, 57);
+        assert_eq!(sudden_death_moves_left(&P, 200), 20);
+        let (soft, hard) = budget(&P, &clock(3_000, 0, None), 30, 57);
         assert!(soft.unwrap() <= 3_000 / 20 && hard.unwrap() <= 3_000 * 4 / 10);
     }
 
     #[test]
     fn huge_numbers_do_not_overflow() {
         let (soft, hard) = budget(
+            &P,
             &clock(u64::MAX, u64::MAX, Some(u64::MAX)),
             u64::MAX,
             u64::MAX,
         );
         assert_eq!((soft, hard), (Some(1), Some(1)));
-        let (soft, hard) = budget(&clock(u64::MAX, u64::MAX, None), 30, 1);
+        let (soft, hard) = budget(&P, &clock(u64::MAX, u64::MAX, None), 30, 1);
         assert!(soft.unwrap() <= hard.unwrap());
         let movetime = Limits {
             movetime: Some(u64::MAX),
             ..Limits::default()
         };
-        assert!(budget(&movetime, u64::MAX, 1).0.is_some());
+        assert!(budget(&P, &movetime, u64::MAX, 1).0.is_some());
     }
 
     #[test]
     fn fast_controls_get_small_slices() {
-        let (soft, hard) = budget(&clock(1_000, 10, None), 30, 1);
+        let (soft, hard) = budget(&P, &clock(1_000, 10, None), 30, 1);
         assert!(soft.unwrap() < 60 && hard.unwrap() < 250);
         assert_eq!(
             budget(
+                &P,
                 &Limits {
                     movetime: Some(100),
                     ..Limits::default()
@@ -252,6 +264,6 @@ mod tests {
             ),
             (Some(70), Some(70))
         );
-        assert_eq!(budget(&Limits::default(), 30, 1), (None, None));
+        assert_eq!(budget(&P, &Limits::default(), 30, 1), (None, None));
     }
 }

@@ -53,6 +53,10 @@ pub enum Keyword {
     Bench,
     /// `genfens <N> [seed <S>] [book <None|file>] [extra…]`
     Genfens,
+    /// `spsa`: print OpenBench's SPSA input (builds with the `spsa`
+    /// feature).
+    #[cfg(feature = "spsa")]
+    Spsa,
 }
 
 include!(concat!(env!("OUT_DIR"), "/uci_keywords.rs"));
@@ -166,6 +170,9 @@ pub enum UciCommand {
     Bench(Option<u64>),
     /// `genfens <N> [seed <S>] [book <None|file>] [extra…]`
     Genfens(GenfensParams),
+    /// `spsa` (builds with the `spsa` feature)
+    #[cfg(feature = "spsa")]
+    Spsa,
 }
 
 /// Why a line could not be parsed. The messages are meant for a human
@@ -298,6 +305,8 @@ pub fn parse(line: &str) -> Result<UciCommand, UciError> {
             None => None,
         }),
         Keyword::Genfens => UciCommand::Genfens(parse_genfens(&rest)?),
+        #[cfg(feature = "spsa")]
+        Keyword::Spsa => UciCommand::Spsa,
     })
 }
 

@@ -140,6 +140,12 @@ impl Engine {
                 super::bench::run_with(depth, evaluation, &mut |line| send(line));
             }
             UciCommand::Genfens(params) => self.genfens(params),
+            #[cfg(feature = "spsa")]
+            UciCommand::Spsa => {
+                for line in self.options.spsa_lines() {
+                    send(&line);
+                }
+            }
         }
         true
     }
@@ -173,6 +179,8 @@ impl Engine {
                     }
                     Effect::TablebaseSettings => self.search.set_tb_settings(self.options.tb),
                     Effect::SetEvaluation(evaluation) => self.search.set_evaluation(evaluation),
+                    #[cfg(feature = "spsa")]
+                    Effect::SearchParams => self.search.searcher().set_params(self.options.search),
                     Effect::ResizeHash(mib) => {
                         if let Err(shortfall) = self.search.resize_hash(mib) {
                             info_string(&shortfall.to_string());
@@ -264,8 +272,14 @@ impl Engine {
         self.stop_search();
         let mut limits = self.limits(go);
         limits.received = Some(received);
+        // The options hold the tunables: a searcher that replaced a failed
+        // one gets them too.
+        #[cfg(feature = "spsa")]
+        self.search.searcher().set_params(self.options.search);
         if self.debug {
+            let params = *self.search.searcher().params();
             let (soft, hard) = crate::search::time::budget(
+                &params,
                 &limits,
                 self.options.move_overhead,
                 u64::from(self.board.fullmove_number()),

@@ -6,6 +6,12 @@
 //! clamped into range and reported ([`Clamped`]); values that are not numbers
 //! are refused ([`OptionError`]); either way the caller prints the message as
 //! `info string`.
+//!
+//! A build with the cargo feature `spsa` also declares every search tunable
+//! ([`search::tunables`](crate::search::tunables)) as a spin option named
+//! like its field (`rfp_margin`), with the range of the tunables' table,
+//! for OpenBench's SPSA tuner; its `spsa` command prints the tuner's input
+//! (`Options::spsa_lines`). Other builds declare none of them.
 
 use std::fmt::{self, Write as _};
 
@@ -13,6 +19,8 @@ use crate::eval::{Evaluation, USE_NNUE_DEFAULT};
 use crate::protocol::options::{Range, THREADS, hash_limit_reason, hash_mib};
 use crate::search::TbSettings;
 use crate::search::strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, Strength};
+#[cfg(feature = "spsa")]
+use crate::search::tunables::{SearchParams, TUNABLES, Tunable};
 
 /// The options Kiln declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +124,9 @@ pub struct Options {
     pub elo: u64,
     /// Whether the network evaluates.
     pub use_nnue: bool,
+    /// The search's tunables (builds with the `spsa` feature).
+    #[cfg(feature = "spsa")]
+    pub search: SearchParams,
 }
 
 impl Default for Options {
@@ -133,6 +144,8 @@ impl Default for Options {
             limit_strength: false,
             elo: UCI_ELO.default,
             use_nnue: USE_NNUE_DEFAULT,
+            #[cfg(feature = "spsa")]
+            search: SearchParams::DEFAULT,
         }
     }
 }
@@ -154,6 +167,10 @@ pub enum Effect {
     TablebaseSettings,
     /// Search with this static evaluation.
     SetEvaluation(Evaluation),
+    /// The search's tunables changed ([`Options::search`]; builds with the
+    /// `spsa` feature).
+    #[cfg(feature = "spsa")]
+    SearchParams,
 }
 
 /// The outcome of a `setoption`: the effect and, if the value was adjusted,
@@ -176,9 +193,11 @@ pub struct Clamped {
     /// The value as given.
     pub given: String,
     /// The value used.
-    pub used: u64,
-    /// The option's range.
-    pub range: Range,
+    pub used: i64,
+    /// The option's smallest value.
+    pub min: i64,
+    /// The option's largest value.
+    pub max: i64,
     /// What the maximum stands for, when it depends on the machine.
     pub limit: Option<&'static str>,
 }
@@ -188,7 +207,7 @@ impl fmt::Display for Clamped {
         write!(
             f,
             "option '{}' value {} out of range, set to {} ({}..{}",
-            self.name, self.given, self.used, self.range.min, self.range.max
+            self.name, self.given, self.used, self.min, self.max
         )?;
         match self.limit {
             Some(limit) => write!(f, "; the maximum is {limit})"),
@@ -267,7 +286,47 @@ impl Options {
             s,
             "option name UseNNUE type check default {USE_NNUE_DEFAULT}"
         );
+        #[cfg(feature = "spsa")]
+        for t in TUNABLES {
+            let _ = writeln!(
+                s,
+                "option name {} type spin default {} min {} max {}",
+                t.name,
+                t.default_value(),
+                t.min,
+                t.max
+            );
+        }
         s
+    }
+
+    /// `setoption` of a name that is none of the fixed options: a search
+    /// tunable in a build with the `spsa` feature.
+    #[cfg(feature = "spsa")]
+    fn set_tunable(&mut self, name: &str, value: Option<&str>) -> Result<Applied, OptionError> {
+        let tunable: &Tunable = SearchParams::tunable(name)
+            .ok_or_else(|| OptionError::Unknown(name.chars().take(40).collect()))?;
+        let (v, note) = signed_spin(name, value, tunable.min, tunable.max)?;
+        tunable.set(&mut self.search, v);
+        Ok(Applied {
+            effect: Effect::SearchParams,
+            note,
+        })
+    }
+
+    /// `setoption` of a name that is none of the options (the search
+    /// tunables are options only with the `spsa` feature).
+    #[cfg(not(feature = "spsa"))]
+    fn set_tunable(&mut self, name: &str, _value: Option<&str>) -> Result<Applied, OptionError> {
+        Err(OptionError::Unknown(name.chars().take(40).collect()))
+    }
+
+    /// OpenBench's SPSA input for the tunables' current values, one line
+    /// per tunable: `name, int, value, min, max, c_end, r_end` (the `spsa`
+    /// command prints them).
+    #[cfg(feature = "spsa")]
+    pub fn spsa_lines(&self) -> Vec<String> {
+        self.search.spsa_lines()
     }
 
     /// Applies `setoption name <name> [value <value>]`.
@@ -277,10 +336,10 @@ impl Options {
     /// understood; the options are then unchanged.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Applied, OptionError> {
         let key = name.to_ascii_lowercase();
-        let option = *OPTION_NAMES
-            .get(key.as_str())
-            .ok_or_else(|| OptionError::Unknown(name.chars().take(40).collect()))?;
         let value = value.map(str::trim);
+        let Some(&option) = OPTION_NAMES.get(key.as_str()) else {
+            return self.set_tunable(name, value);
+        };
         let done = |effect| Ok(Applied { effect, note: None });
         match option {
             OptionName::ClearHash => done(Effect::ClearHash),
@@ -298,7 +357,7 @@ impl Options {
             }
             OptionName::Hash => {
                 let (v, mut note) = spin(name, value, hash_mib())?;
-                if let Some(note) = note.as_mut().filter(|n| n.used == n.range.max) {
+                if let Some(note) = note.as_mut().filter(|n| n.used == n.max) {
                     note.limit = Some(hash_limit_reason());
                 }
                 self.hash_mb = v;
@@ -415,6 +474,19 @@ fn spin(
     value: Option<&str>,
     range: Range,
 ) -> Result<(u64, Option<Clamped>), OptionError> {
+    let bound = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+    let (used, note) = signed_spin(name, value, bound(range.min), bound(range.max))?;
+    Ok((u64::try_from(used).unwrap_or(range.default), note))
+}
+
+/// The integer `value` of spin option `name`, brought into `min..=max`
+/// (with a note when it had to be).
+fn signed_spin(
+    name: &str,
+    value: Option<&str>,
+    min: i64,
+    max: i64,
+) -> Result<(i64, Option<Clamped>), OptionError> {
     let text = value.ok_or_else(|| OptionError::MissingValue {
         name: name.to_string(),
     })?;
@@ -422,13 +494,15 @@ fn spin(
         name: name.to_string(),
         given: text.chars().take(40).collect(),
     })?;
-    let clamped = parsed.clamp(i128::from(range.min), i128::from(range.max));
-    let used = u64::try_from(clamped).unwrap_or(range.default);
+    let clamped = parsed.clamp(i128::from(min), i128::from(max));
+    // In range: `min` and `max` are `i64`s.
+    let used = i64::try_from(clamped).unwrap_or(min);
     let note = (clamped != parsed).then(|| Clamped {
         name: name.to_string(),
         given: text.to_string(),
         used,
-        range,
+        min,
+        max,
         limit: None,
     });
     Ok((used, note))
