@@ -48,7 +48,7 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::file_error::{FileAction, FileError};
-use crate::record::{GameResult, Man};
+use crate::record::{GameResult, Man, placement};
 
 /// The first eight bytes of a game file.
 pub const MAGIC: [u8; 8] = *b"KILNGAME";
@@ -327,28 +327,7 @@ impl PackedPosition {
         for man in self.men() {
             board[usize::from(man.square)] = Some(man);
         }
-        let mut fen = String::with_capacity(90);
-        for rank in (0..8).rev() {
-            let mut empty = 0u8;
-            for file in 0..8 {
-                match board[rank * 8 + file] {
-                    Some(man) => {
-                        if empty > 0 {
-                            fen.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        fen.push(man.letter());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                fen.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
+        let mut fen = placement(self.men());
         fen.push_str(if self.black_to_move() { " b " } else { " w " });
         fen.push_str(&self.castling_field(&board));
         match self.en_passant() {

@@ -133,6 +133,41 @@ impl Man {
     }
 }
 
+/// The piece-placement field of a FEN (rank 8 first) of some men; a man
+/// on a square out of range is left out. Both position formats of this
+/// crate print their FEN through it.
+pub(crate) fn placement(men: impl IntoIterator<Item = Man>) -> String {
+    let mut board = [None::<Man>; 64];
+    for man in men {
+        if let Some(slot) = board.get_mut(usize::from(man.square)) {
+            *slot = Some(man);
+        }
+    }
+    let mut fen = String::with_capacity(90);
+    for rank in (0..8).rev() {
+        let mut empty = 0u8;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                Some(man) => {
+                    if empty > 0 {
+                        fen.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    fen.push(man.letter());
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            fen.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    fen
+}
+
 /// A position as a record stores it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
@@ -156,34 +191,7 @@ pub struct Position {
 impl Position {
     /// The position in Forsyth–Edwards Notation (castling as `KQkq`).
     pub fn fen(&self) -> String {
-        let mut board = [None::<Man>; 64];
-        for &man in &self.men {
-            if let Some(slot) = board.get_mut(usize::from(man.square)) {
-                *slot = Some(man);
-            }
-        }
-        let mut fen = String::with_capacity(90);
-        for rank in (0..8).rev() {
-            let mut empty = 0u8;
-            for file in 0..8 {
-                match board[rank * 8 + file] {
-                    Some(man) => {
-                        if empty > 0 {
-                            fen.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        fen.push(man.letter());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                fen.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
+        let mut fen = placement(self.men.iter().copied());
         fen.push_str(if self.black_to_move { " b " } else { " w " });
         let castling: String = "KQkq"
             .chars()

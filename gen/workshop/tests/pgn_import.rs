@@ -19,38 +19,16 @@ use kiln_format::record::GameResult;
 use kiln_workshop::games::replay;
 use kiln_workshop::pgn::import_pgn;
 
+mod support;
+
+use support::engine;
+
 /// Games played: 2 openings, each with both colours.
 const GAMES: usize = 4;
 
 /// Nodes a move: a few hundred, as datagen plays, and quick in a debug
 /// build.
 const NODES: u32 = 400;
-
-/// The engine binary `kiln`, which Cargo builds beside `kiln-workshop`
-/// when the whole workspace is tested; built here when only this package
-/// is (`cargo test -p kiln-workshop`). As in `uci_tools.rs`.
-fn engine() -> PathBuf {
-    let workshop = PathBuf::from(env!("CARGO_BIN_EXE_kiln-workshop"));
-    let engine = workshop.with_file_name(format!("kiln{}", std::env::consts::EXE_SUFFIX));
-    if !engine.exists() {
-        let release = workshop
-            .parent()
-            .and_then(|dir| dir.file_name())
-            .is_some_and(|name| name == "release");
-        let mut cargo = Command::new(env!("CARGO"));
-        cargo.args(["build", "--quiet", "-p", "kiln", "--bin", "kiln"]);
-        if release {
-            cargo.arg("--release");
-        }
-        let status = cargo.status().expect("cargo runs");
-        assert!(
-            status.success() && engine.exists(),
-            "cannot build {}",
-            engine.display()
-        );
-    }
-    engine
-}
 
 /// Whether `program --version` runs.
 fn runs(program: &str) -> bool {

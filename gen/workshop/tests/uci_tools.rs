@@ -1,36 +1,13 @@
 //! The tools that talk to a UCI engine, `label` and `datagen --opponent`,
 //! with Kiln's engine binary as that engine.
 
-use std::path::PathBuf;
 use std::process::Command;
 
-/// The engine binary `kiln`, which Cargo builds beside `kiln-workshop`
-/// when the whole workspace is tested; built here when only this package
-/// is (`cargo test -p kiln-workshop`).
-fn engine() -> PathBuf {
-    let workshop = PathBuf::from(env!("CARGO_BIN_EXE_kiln-workshop"));
-    let engine = workshop.with_file_name(format!("kiln{}", std::env::consts::EXE_SUFFIX));
-    if !engine.exists() {
-        let release = workshop
-            .parent()
-            .and_then(|dir| dir.file_name())
-            .is_some_and(|name| name == "release");
-        let mut cargo = Command::new(env!("CARGO"));
-        cargo.args(["build", "--quiet", "-p", "kiln", "--bin", "kiln"]);
-        if release {
-            cargo.arg("--release");
-        }
-        let status = cargo.status().expect("cargo runs");
-        assert!(
-            status.success() && engine.exists(),
-            "cannot build {}",
-            engine.display()
-        );
-    }
-    engine
-}
+mod support;
 
-/// `kiln label` drives a UCI engine (Kiln itself here) over datagen lines
+use support::engine;
+
+/// `kiln-workshop label` drives a UCI engine (Kiln itself here) over datagen lines
 /// and writes White's-view scores in the input's order.
 #[test]
 fn label_rescores_positions_with_a_uci_engine() {
