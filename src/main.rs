@@ -13,6 +13,7 @@
 //! cannot be read, an engine that does not start) exits 1.
 
 use std::ffi::OsString;
+use std::io::Write;
 use std::process::ExitCode;
 
 use kiln::board::Board;
@@ -253,7 +254,12 @@ fn run_uci_arguments(first: OsString, rest: Vec<OsString>) {
 fn bench_command(args: Vec<OsString>) -> ExitCode {
     match PROGRAM.settle("bench", BENCH_USAGE, parse_bench(args)) {
         Ok((depth, evaluation)) => {
-            kiln::uci::bench::run_with(depth, evaluation, &mut |line| println!("{line}"));
+            // A reader that leaves early (`kiln bench | head`) is no failure:
+            // the bench runs on, its lines dropped, instead of panicking.
+            let mut out = std::io::stdout();
+            kiln::uci::bench::run_with(depth, evaluation, &mut |line| {
+                let _ = writeln!(out, "{line}");
+            });
             ExitCode::SUCCESS
         }
         Err(code) => code,
@@ -288,6 +294,8 @@ fn perft_command(args: Vec<OsString>) -> ExitCode {
     let mut out = std::io::stdout().lock();
     match kiln::movegen::perft::divide(&mut board, depth, chess960, &mut out) {
         Ok(_) => ExitCode::SUCCESS,
+        // The reader left (`kiln perft 6 | head`): nothing more to say.
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("kiln perft: {err}");
             ExitCode::FAILURE

@@ -162,3 +162,33 @@ fn perft_takes_depth_and_fen_in_hex_or_decimal() {
     assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
     assert!(stderr(&out).starts_with("kiln perft: bad value 'not a fen' for <fen>"));
 }
+
+/// A reader that leaves early (`kiln bench | head -1`) is no failure: no
+/// panic, exit 0, for the commands that print many lines.
+#[test]
+fn a_reader_that_leaves_early_is_no_failure() {
+    use std::io::{BufRead, BufReader};
+    for args in [&["bench", "7"][..], &["perft", "6"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("kiln runs");
+        let mut first = String::new();
+        let stdout = child.stdout.take().expect("stdout");
+        BufReader::new(stdout)
+            .read_line(&mut first)
+            .expect("a first line");
+        // The read end is closed here, before kiln has written the rest.
+        let out = child.wait_with_output().expect("kiln exits");
+        assert!(!first.is_empty(), "{args:?}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert!(
+            !stderr(&out).contains("panicked"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}

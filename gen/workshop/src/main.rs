@@ -169,7 +169,8 @@ fn data_command(args: Vec<OsString>) -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(report) => {
-            println!("{report}");
+            // As above: `stats ... | head` must not panic when head leaves.
+            let _ = writeln!(std::io::stdout(), "{report}");
             ExitCode::SUCCESS
         }
         Err(err) => failure("data", &err),
