@@ -94,7 +94,7 @@ impl Searcher {
                         elapsed: start.elapsed(),
                         hashfull: self.tt.hashfull(),
                         tb_hits: self.tb_hits(),
-                        pv,
+                        pv: Self::reported_pv(board, &pv),
                     });
                 }
                 if self.stopped {
@@ -176,11 +176,30 @@ impl Searcher {
 
     /// The score to report for a line: the tables' verdict on the root
     /// when they ranked its moves, unless the search found a mate.
-    fn shown_score(&self, score: Score) -> Score {
+    pub(super) fn shown_score(&self, score: Score) -> Score {
         match self.root_tb_score {
             Some(tb) if !is_mate(score) => tb,
             _ => score,
         }
+    }
+
+    /// The principal variation as reported: cut after the move that ends
+    /// the game by threefold repetition (the game's history counts) or the
+    /// fifty-move rule, where the tree's line may run on (its repetition
+    /// rule stops at a second occurrence only when the search reaches it,
+    /// and a line through the transposition table need not). GUIs and
+    /// match runners check that a PV does not continue past a draw.
+    pub(super) fn reported_pv(board: &Board, pv: &[Move]) -> Vec<Move> {
+        let mut line = board.clone();
+        let mut shown = Vec::with_capacity(pv.len());
+        for &mv in pv {
+            line.make_move(mv);
+            shown.push(mv);
+            if line.is_repetition(2) || line.is_fifty_move_draw() {
+                break;
+            }
+        }
+        shown
     }
 
     /// Limited strength: replaces the best move of `result` by the one
@@ -252,7 +271,7 @@ impl Searcher {
                     elapsed: start.elapsed(),
                     hashfull: self.tt.hashfull(),
                     tb_hits: self.tb_hits(),
-                    pv: self.pv[0].clone(),
+                    pv: Self::reported_pv(board, &self.pv[0]),
                 });
             }
             delta += delta / 2;
@@ -261,5 +280,46 @@ impl Searcher {
                 beta = INFINITE;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::parse_uci_move;
+
+    /// Plays UCI moves on a board.
+    fn play(board: &mut Board, moves: &str) -> Vec<Move> {
+        moves
+            .split_whitespace()
+            .map(|text| {
+                let mv = parse_uci_move(board, text).unwrap();
+                board.make_move(mv);
+                mv
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_reported_pv_ends_at_a_threefold_repetition() {
+        let mut board = Board::startpos();
+        play(&mut board, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
+        let mut line = board.clone();
+        let pv = play(&mut line, "f6g8 g1f3 g8f6");
+        // f6g8 brings the start position back a third time.
+        assert_eq!(Searcher::reported_pv(&board, &pv), pv[..1]);
+        // From the start, the same moves are no repetition yet.
+        let start = Board::startpos();
+        let mut line = start.clone();
+        let pv = play(&mut line, "g1f3 g8f6 f3g1 f6g8");
+        assert_eq!(Searcher::reported_pv(&start, &pv), pv);
+    }
+
+    #[test]
+    fn the_reported_pv_ends_at_the_fifty_move_rule() {
+        let board = Board::from_fen("8/8/4k3/8/8/4K3/8/R7 w - - 98 80").unwrap();
+        let mut line = board.clone();
+        let pv = play(&mut line, "a1a2 e6d6 a2a3");
+        assert_eq!(Searcher::reported_pv(&board, &pv), pv[..2]);
     }
 }

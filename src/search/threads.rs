@@ -268,7 +268,28 @@ impl Searcher {
             // Decide now, from the iterations the helpers have completed,
             // without waiting for them to stop.
             if multi_pv <= 1 {
+                let main_best = result.best;
                 result = pick_result(result, &sync.completed());
+                if result.best != main_best {
+                    // A helper's line won: the last `info ... pv` was the
+                    // main thread's, so say the chosen line before the
+                    // move is played (GUIs and match runners check that
+                    // the best move starts the last PV).
+                    let line: Vec<_> = std::iter::once(result.best).chain(result.ponder).collect();
+                    let pv = Self::reported_pv(board, &line);
+                    report(&Report {
+                        depth: result.depth,
+                        seldepth: self.seldepth.max(result.depth),
+                        multipv: 1,
+                        score: self.shown_score(result.score),
+                        bound: None,
+                        nodes: self.nodes_all_threads(),
+                        elapsed: start.elapsed(),
+                        hashfull: self.tt.hashfull(),
+                        tb_hits: self.tb_hits(),
+                        pv,
+                    });
+                }
             }
             result.nodes = self.nodes_all_threads();
             decided(&result);
