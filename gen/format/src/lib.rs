@@ -8,7 +8,7 @@
 //! - [`net`]: the network file (`.nnue`);
 //! - [`game`]: training data as whole self-play games (viriformat with a
 //!   header), the format self-play writes;
-//! - [`positions`]: files of marlinformat positions (32 bytes each, no
+//! - [`marlin`]: files of marlinformat positions (32 bytes each, no
 //!   header), the field's position format, which bullet reads, and how a
 //!   data file's kind is told from its first bytes;
 //! - [`record`]: the earlier training data, a file of positions (32 bytes
@@ -25,9 +25,9 @@
 
 mod file_error;
 pub mod game;
+pub mod marlin;
 pub mod net;
 pub mod params;
-pub mod positions;
 pub mod record;
 
 pub use file_error::{FileAction, FileError};

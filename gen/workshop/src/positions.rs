@@ -3,7 +3,7 @@
 //! [`Board`] into a record and back (through the board's own FEN parser, so
 //! that a record that is no legal position is refused). It reads the
 //! positions of every kind of data file (told apart by their first bytes,
-//! [`kiln_format::positions::detect`]): game files, replayed move by move
+//! [`kiln_format::marlin::detect`]): game files, replayed move by move
 //! ([`crate::games::replay`]) through a [`LoadFilter`]; files of
 //! marlinformat positions; the 32-byte records; and the text lines
 //! `<fen> | <result> | <score>` that `kiln-workshop label` writes.
@@ -21,7 +21,7 @@ use kiln::board::{Board, CastleSide, Color, ColoredPiece, PieceKind, Square};
 use kiln::cli::{ArgError, Args};
 use kiln::eval::score::TB_BOUND;
 use kiln_format::game::{GameFileError, GameReader};
-use kiln_format::positions::{DataKind, PositionReader, detect};
+use kiln_format::marlin::{DataKind, PositionReader, detect};
 use kiln_format::record::{self as format, BadRecord, Man, Reader};
 pub use kiln_format::record::{
     DataError, Existing, GameResult, RECORD_BYTES, game_marker, games_in, has_castling_rights,

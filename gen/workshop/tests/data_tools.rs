@@ -9,7 +9,7 @@ use kiln::board::Board;
 use kiln::movegen::{MoveList, generate_all};
 use kiln::rng::Rng;
 use kiln_format::game::{Game, GameReader, GameWriter, HEADER_BYTES, Header, MoveKind, PackedMove};
-use kiln_format::positions::{DataKind, PositionReader, detect};
+use kiln_format::marlin::{DataKind, PositionReader, detect};
 use kiln_format::record::{self, GameResult};
 use kiln_workshop::data::{self, Held, Options, Target};
 use kiln_workshop::games::GameBuilder;

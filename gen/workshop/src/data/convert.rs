@@ -4,7 +4,7 @@
 //! moves, so they become positions, never games.
 
 use kiln_format::game::{self, PackedPosition};
-use kiln_format::positions::{self as position_file, DataKind, PositionWriter};
+use kiln_format::marlin::{self as position_file, DataKind, PositionWriter};
 use kiln_format::record::Reader;
 
 use super::game_tools::{each_game, replay_game};

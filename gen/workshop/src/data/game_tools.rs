@@ -12,7 +12,7 @@ use std::io::Write;
 
 use kiln::rng::Rng;
 use kiln_format::game::{Game, GameFileError, GameReader, GameWriter, Header};
-use kiln_format::positions::{DataKind, PositionReader};
+use kiln_format::marlin::{DataKind, PositionReader};
 use kiln_format::record::{self, DataError, GameResult, Reader};
 
 use super::{DataToolError, Held, kind_of, split_summary, tail_start, wrong_kind};

@@ -1,7 +1,7 @@
 //! `kiln-workshop data`: tools for training-data files, which move whole
 //! games. Game files ([`kiln_format::game`], what self-play writes) and
 //! the earlier files of 32-byte position records ([`kiln_format::record`])
-//! are told apart by their headers ([`kiln_format::positions::detect`]).
+//! are told apart by their headers ([`kiln_format::marlin::detect`]).
 //!
 //! - on game files (`game_tools`): `merge` (round-robin, duplicates dropped),
 //!   `shuffle`, `holdout` and `subset` by game (a game's number is its
@@ -31,7 +31,7 @@ use std::path::Path;
 use kiln::cli::{Arg, ArgError, Args, Parsed, unexpected};
 use kiln_format::FileError;
 use kiln_format::game::GameFileError;
-use kiln_format::positions::{DataKind, detect};
+use kiln_format::marlin::{DataKind, detect};
 use kiln_format::record::DataError;
 
 use crate::games::ReplayError;
