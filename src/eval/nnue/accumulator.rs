@@ -58,14 +58,29 @@ impl Accumulator {
         }
     }
 
-    /// Applies the changes of one move.
+    /// This accumulator set to `parent` with the changes of one move, in
+    /// one pass over each half ([`simd::add_sub_into`]).
     #[inline]
-    pub fn apply(&mut self, delta: &Delta) {
-        for &(piece, square) in &delta.removed[..delta.removed_len] {
-            self.sub(piece, square);
-        }
-        for &(piece, square) in &delta.added[..delta.added_len] {
-            self.add(piece, square);
+    pub fn apply_from(&mut self, parent: &Accumulator, delta: &Delta) {
+        let removed = &delta.removed[..delta.removed_len];
+        let added = &delta.added[..delta.added_len];
+        for color in Color::ALL {
+            let column = |&(piece, square): &(ColoredPiece, Square)| {
+                &FEATURE_WEIGHTS.0[index(color, piece, square)]
+            };
+            let (mut on, mut off) = ([&FEATURE_WEIGHTS.0[0]; 2], [&FEATURE_WEIGHTS.0[0]; 2]);
+            for (slot, feature) in on.iter_mut().zip(added) {
+                *slot = column(feature);
+            }
+            for (slot, feature) in off.iter_mut().zip(removed) {
+                *slot = column(feature);
+            }
+            simd::add_sub_into(
+                &mut self.values.0[color.index()],
+                &parent.values.0[color.index()],
+                &on[..added.len()],
+                &off[..removed.len()],
+            );
         }
     }
 }

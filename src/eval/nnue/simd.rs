@@ -44,6 +44,51 @@ pub fn sub(acc: &mut Half, column: &Half) {
     }
 }
 
+/// `dst = src + added - removed`, lane by lane, wrapping, in one pass:
+/// the child accumulator of a move written straight from its parent's,
+/// instead of copying the parent and then adding and subtracting one
+/// column at a time (each a pass of its own). Wrapping sums do not depend
+/// on the order of the additions, so the result is bit for bit the same.
+#[inline(always)]
+pub fn add_sub_into(dst: &mut Half, src: &Half, added: &[&Half], removed: &[&Half]) {
+    match (added, removed) {
+        // A quiet move or a promotion: one feature off, one on.
+        ([a], [r]) => {
+            for i in 0..dst.len() {
+                dst[i] = src[i].wrapping_add(a[i]).wrapping_sub(r[i]);
+            }
+        }
+        // A capture: the mover moves, the victim leaves.
+        ([a], [r0, r1]) => {
+            for i in 0..dst.len() {
+                dst[i] = src[i]
+                    .wrapping_add(a[i])
+                    .wrapping_sub(r0[i])
+                    .wrapping_sub(r1[i]);
+            }
+        }
+        // Castling: king and rook both move.
+        ([a0, a1], [r0, r1]) => {
+            for i in 0..dst.len() {
+                dst[i] = src[i]
+                    .wrapping_add(a0[i])
+                    .wrapping_add(a1[i])
+                    .wrapping_sub(r0[i])
+                    .wrapping_sub(r1[i]);
+            }
+        }
+        _ => {
+            *dst = *src;
+            for column in added {
+                add(dst, column);
+            }
+            for column in removed {
+                sub(dst, column);
+            }
+        }
+    }
+}
+
 /// The output layer of output bucket `bucket` before scaling: `Σ
 /// act(us[i])·out[bucket][i] + Σ act(them[i])·out[bucket][N + i]`, with
 /// `act(x) = clamp(x, 0, QA)²`, as an `i32` wrapping sum (the file
@@ -169,6 +214,28 @@ mod tests {
                 add(&mut a, them);
                 sub(&mut a, them);
                 assert_eq!(a, *us);
+            }
+        }
+    }
+
+    #[test]
+    fn the_one_pass_update_equals_copy_add_and_sub() {
+        let halves = extreme_halves();
+        for (k, src) in halves.iter().enumerate() {
+            let pick = |offset: usize| &halves[(k * 7 + offset) % halves.len()];
+            for (added, removed) in [(1, 1), (1, 2), (2, 2), (0, 1), (1, 0), (2, 1)] {
+                let on: Vec<&Half> = (0..added).map(|i| pick(i + 1)).collect();
+                let off: Vec<&Half> = (0..removed).map(|i| pick(i + 3)).collect();
+                let mut expected = *src;
+                for column in &on {
+                    add(&mut expected, column);
+                }
+                for column in &off {
+                    sub(&mut expected, column);
+                }
+                let mut dst = [0i16; HIDDEN];
+                add_sub_into(&mut dst, src, &on, &off);
+                assert_eq!(dst, expected, "{added} on, {removed} off");
             }
         }
     }

@@ -98,10 +98,11 @@ impl AccumulatorStack {
             mover = !mover;
         }
         for ply in from..len {
-            let mut acc = self.entries[ply].acc;
-            acc.apply(&deltas[ply - from]);
-            let next = &mut self.entries[ply + 1];
-            next.acc = acc;
+            // The child is written straight from its parent, no copy
+            // between (the entries are neighbours in one vector).
+            let (done, rest) = self.entries.split_at_mut(ply + 1);
+            let next = &mut rest[0];
+            next.acc.apply_from(&done[ply].acc, &deltas[ply - from]);
             next.key = key_at(board, ply + 1);
             next.filled = true;
         }
