@@ -22,7 +22,7 @@ use kiln::cli::{ArgError, Args};
 use kiln::eval::score::TB_BOUND;
 use kiln_format::game::{GameFileError, GameReader};
 use kiln_format::marlin::{DataKind, PositionReader, detect};
-use kiln_format::record::{self as format, BadRecord, Man, Reader};
+use kiln_format::record::{self as format, BadRecord, Reader};
 pub use kiln_format::record::{
     DataError, Existing, GameResult, RECORD_BYTES, game_marker, games_in, has_castling_rights,
     header, set_result,
@@ -54,23 +54,15 @@ pub fn encode(
     white_score: i32,
     result: GameResult,
 ) -> Result<[u8; RECORD_BYTES], NotStandardCastling> {
-    let men = board
-        .occupied()
-        .into_iter()
-        .filter_map(|square| {
-            board.piece_on(square).map(|piece| Man {
-                square: square.index() as u8,
-                black: piece.color() == Color::Black,
-                kind: piece.kind() as u8,
-            })
-        })
-        .collect();
+    // The same men, side and clocks a game file packs; only castling is
+    // stored differently (corner bits here).
+    let fields = crate::games::fields(board);
     let position = format::Position {
-        men,
-        black_to_move: board.side_to_move() == Color::Black,
-        en_passant: board.en_passant().map(|square| square.index() as u8),
-        halfmove_clock: u32::from(board.halfmove_clock()),
-        fullmove_number: board.fullmove_number(),
+        men: fields.men,
+        black_to_move: fields.black_to_move,
+        en_passant: fields.en_passant,
+        halfmove_clock: fields.halfmove_clock,
+        fullmove_number: fields.fullmove_number,
         castling: castling_bits(board)?,
     };
     // A board always has two kings and at most 32 men on distinct squares:
