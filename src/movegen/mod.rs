@@ -16,6 +16,7 @@
 mod generate;
 mod move_list;
 pub mod perft;
+mod random;
 mod uci_move;
 
 pub use crate::board::{Move, MoveFlag};
@@ -25,4 +26,5 @@ pub use generate::{
     is_legal,
 };
 pub use move_list::MoveList;
+pub use random::play_random_plies;
 pub use uci_move::{MoveParseError, parse_uci_move};

@@ -33,7 +33,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::command::GenfensParams;
 use crate::board::Board;
 use crate::eval::score::Score;
-use crate::movegen::{MoveList, generate_all, has_legal_move};
+use crate::movegen::{has_legal_move, play_random_plies};
 use crate::rng::Rng;
 use crate::search::limits::Limits;
 use crate::search::{SearchShared, Searcher};
@@ -214,16 +214,7 @@ pub fn generate(
 /// side runs out of moves on the way.
 fn random_plies(start: &str, plies: u32, rng: &mut Rng) -> Option<String> {
     let mut board = Board::from_fen(start).ok()?;
-    let mut moves = MoveList::new();
-    for _ in 0..plies {
-        moves.clear();
-        generate_all(&board, &mut moves);
-        if moves.is_empty() {
-            return None;
-        }
-        board.make_move(moves[rng.index(moves.len())]);
-    }
-    Some(board.to_fen())
+    play_random_plies(&mut board, plies, rng).then(|| board.to_fen())
 }
 
 /// The first four fields of a FEN (placement, side, castling, en passant).

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::DatagenError;
 use kiln::board::{Board, STARTPOS};
 use kiln::eval::score::Score;
-use kiln::movegen::{MoveList, generate_all};
+use kiln::movegen::{has_legal_move, play_random_plies};
 use kiln::rng::Rng;
 use kiln::search::limits::Limits;
 use kiln::search::{SearchShared, Searcher};
@@ -161,13 +161,8 @@ fn random_start(openings: &Openings, random_plies: u32, rng: &mut Rng) -> Option
         0 => 0,
         n => n + rng.below(2) as u32,
     };
-    for _ in 0..plies {
-        let mut moves = MoveList::new();
-        generate_all(&board, &mut moves);
-        if moves.is_empty() {
-            return None;
-        }
-        board.make_move(moves[rng.index(moves.len())]);
+    if !play_random_plies(&mut board, plies, rng) {
+        return None;
     }
     // The game's repetitions count from its start, as a replay of the
     // stored game sees them.
@@ -189,9 +184,7 @@ pub(super) enum Verdict {
 /// Searches `board` briefly (depth [`VERIFY_DEPTH`] or [`VERIFY_NODES`]
 /// nodes) and judges it against `max_score` (centipawns).
 pub(super) fn verify_opening(searcher: &mut Searcher, board: &Board, max_score: Score) -> Verdict {
-    let mut moves = MoveList::new();
-    generate_all(board, &mut moves);
-    if moves.is_empty() {
+    if !has_legal_move(board) {
         return Verdict::NoMoves;
     }
     let limits = Limits {
