@@ -320,6 +320,17 @@ fn from_lexopt(err: lexopt::Error) -> ArgError {
     }
 }
 
+/// What a build carries, as both binaries' `version` print it: `tables
+/// seed <seed> fingerprint <hex>, network fingerprint <hex>`.
+pub fn build_description() -> String {
+    format!(
+        "tables seed {} fingerprint {:016x}, network fingerprint {:016x}",
+        crate::build_info::SEED,
+        crate::build_info::FINGERPRINT,
+        crate::eval::nnue::network::FINGERPRINT
+    )
+}
+
 /// A binary's command line as its users meet it: its name, its usage text,
 /// and each command's usage. Both binaries (`kiln`, `kiln-workshop`)
 /// answer help, usage errors and `help <command>` through one of these, so
@@ -373,6 +384,21 @@ impl Program {
             Ok(Parsed::Run(settings)) => Ok(settings),
             Ok(Parsed::Help) => Err(Program::print_usage(usage)),
             Err(err) => Err(self.usage_error(Some(command), &err)),
+        }
+    }
+
+    /// `<name> version` (and `--version`, `-V`): prints `line` on stdout,
+    /// or `usage` when asked for help; takes no arguments.
+    pub fn version_command(
+        &self,
+        args: Vec<OsString>,
+        usage: &str,
+        line: &str,
+    ) -> std::process::ExitCode {
+        match no_arguments(args) {
+            Ok(Parsed::Run(())) => Program::print_usage(line),
+            Ok(Parsed::Help) => Program::print_usage(usage),
+            Err(err) => self.usage_error(None, &err),
         }
     }
 

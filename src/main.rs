@@ -153,20 +153,12 @@ fn main() -> ExitCode {
 
 /// `kiln --version`.
 fn version_command(args: Vec<OsString>) -> ExitCode {
-    match no_arguments(args) {
-        Ok(Parsed::Run(())) => {
-            println!(
-                "kiln {} (tables seed {} fingerprint {:016x}, network fingerprint {:016x})",
-                kiln::build_info::VERSION,
-                kiln::build_info::SEED,
-                kiln::build_info::FINGERPRINT,
-                kiln::eval::nnue::network::FINGERPRINT
-            );
-            ExitCode::SUCCESS
-        }
-        Ok(Parsed::Help) => Program::print_usage(VERSION_USAGE),
-        Err(err) => PROGRAM.usage_error(None, &err),
-    }
+    let line = format!(
+        "kiln {} ({})",
+        kiln::build_info::VERSION,
+        kiln::cli::build_description()
+    );
+    PROGRAM.version_command(args, VERSION_USAGE, &line)
 }
 
 /// `kiln xboard`.

@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
 
-use kiln::cli::{ArgError, Parsed, Program, no_arguments};
+use kiln::cli::{ArgError, Program};
 use kiln_workshop::{data, datagen, label, plot, texel, train, wdl};
 
 /// `kiln-workshop --help`.
@@ -113,20 +113,12 @@ fn failure(command: &str, err: &dyn std::fmt::Display) -> ExitCode {
 
 /// `kiln-workshop version`.
 fn version_command(args: Vec<OsString>) -> ExitCode {
-    match no_arguments(args) {
-        Ok(Parsed::Run(())) => {
-            println!(
-                "kiln-workshop {} (engine tables seed {} fingerprint {:016x}, network fingerprint {:016x})",
-                kiln::build_info::VERSION,
-                kiln::build_info::SEED,
-                kiln::build_info::FINGERPRINT,
-                kiln::eval::nnue::network::FINGERPRINT
-            );
-            ExitCode::SUCCESS
-        }
-        Ok(Parsed::Help) => Program::print_usage(VERSION_USAGE),
-        Err(err) => PROGRAM.usage_error(None, &err),
-    }
+    let line = format!(
+        "kiln-workshop {} (engine {})",
+        kiln::build_info::VERSION,
+        kiln::cli::build_description()
+    );
+    PROGRAM.version_command(args, VERSION_USAGE, &line)
 }
 
 /// `kiln-workshop datagen ...`: self-play training positions.
@@ -262,6 +254,7 @@ fn plot_command(args: Vec<OsString>) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kiln::cli::Parsed;
 
     fn args(text: &str) -> Vec<OsString> {
         text.split_whitespace().map(OsString::from).collect()
