@@ -5,9 +5,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use kiln::board::Board;
-use kiln::movegen::perft::perft;
-use kiln::movegen::{MoveList, count_legal, generate_all, generate_captures};
+use kiln_board::Board;
+use kiln_board::perft;
+use kiln_board::{MoveList, count_legal, generate_all, generate_captures};
 
 /// A fixed sample: the CPW perft positions and a few middlegames/endgames.
 const SAMPLE: &[&str] = &[

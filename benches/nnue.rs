@@ -6,10 +6,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use kiln::board::{Board, Color};
 use kiln::eval::nnue::accumulator::Accumulator;
 use kiln::eval::nnue::network::FEATURE_WEIGHTS;
 use kiln::eval::nnue::simd;
+use kiln_board::{Board, Color};
 
 const SAMPLE: &[&str] = &[
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

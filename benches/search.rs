@@ -8,11 +8,11 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use kiln::board::Board;
 use kiln::eval::evaluate;
 use kiln::search::limits::Limits;
 use kiln::search::{SearchShared, Searcher};
 use kiln::uci::bench::POSITIONS;
+use kiln_board::Board;
 
 fn boards() -> Vec<Board> {
     POSITIONS

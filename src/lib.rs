@@ -1,8 +1,9 @@
 //! Kiln: a UCI/XBoard chess engine whose lookup tables are all generated at
 //! build time.
 //!
-//! Data flows one way: `kiln-tables` and the leaf modules ([`weights`],
-//! [`prefetch`], [`rng`]) → [`board`] → [`movegen`] → [`eval`] →
+//! Data flows one way: `kiln-tables` → `kiln-board` (the board and legal
+//! move generation, its own crate) → the leaf modules ([`prefetch`],
+//! [`rng`]) → [`opening`] → [`eval`] →
 //! [`syzygy`] → [`search`] → [`protocol`] (what both protocols share) →
 //! [`uci`] / [`xboard`] / [`cli`] (the binary's command line);
 //! `tests/layers.rs` fails when a module imports from its own layer or a
@@ -18,17 +19,15 @@
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-pub mod board;
 pub mod cli;
 pub mod eval;
-pub mod movegen;
+pub mod opening;
 pub mod prefetch;
 pub mod protocol;
 pub mod rng;
 pub mod search;
 pub mod syzygy;
 pub mod uci;
-pub mod weights;
 pub mod xboard;
 
 /// Identification of the tables baked into this binary.

@@ -16,9 +16,9 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
 
-use kiln::board::Board;
 use kiln::cli::{Arg, ArgError, Args, Parsed, Program, no_arguments, number, unexpected};
 use kiln::eval::Evaluation;
+use kiln_board::Board;
 
 /// `kiln --help`.
 const USAGE: &str = "\
@@ -284,7 +284,7 @@ fn perft_command(args: Vec<OsString>) -> ExitCode {
     // standard one (the only unambiguous form in Chess960).
     let chess960 = board.is_chess960();
     let mut out = std::io::stdout().lock();
-    match kiln::movegen::perft::divide(&mut board, depth, chess960, &mut out) {
+    match kiln::protocol::perft::divide(&mut board, depth, chess960, &mut out) {
         Ok(_) => ExitCode::SUCCESS,
         // The reader left (`kiln perft 6 | head`): nothing more to say.
         Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

@@ -9,10 +9,10 @@
 
 use std::sync::Arc;
 
-use kiln::board::{Board, Color};
-use kiln::movegen::{MoveList, generate_all};
 use kiln::search::limits::Limits;
 use kiln::search::{SearchShared, Searcher};
+use kiln_board::{Board, Color};
+use kiln_board::{MoveList, generate_all};
 
 /// Nodes per move for both sides.
 const NODES: u64 = 20_000;

@@ -15,8 +15,8 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use kiln::board::Board;
-use kiln::movegen::{MoveList, generate_all, has_legal_move};
+use kiln_board::Board;
+use kiln_board::{MoveList, generate_all, has_legal_move};
 use support::EngineProcess;
 
 /// What a finished `kiln` printed.

@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
-use kiln::board::Board;
 use kiln::eval::score::{MATE, MATE_BOUND};
-use kiln::movegen::{MoveList, generate_all};
 use kiln::search::limits::Limits;
 use kiln::search::{SearchResult, SearchShared, Searcher};
+use kiln_board::Board;
+use kiln_board::{MoveList, generate_all};
 
 fn search(fen: &str, limits: Limits) -> SearchResult {
     let mut board = Board::from_fen(fen).expect("valid FEN");
@@ -123,7 +123,7 @@ fn node_limit_and_searchmoves_are_respected() {
     );
     assert!(result.nodes <= 3000 + 64, "{}", result.nodes);
     let board = Board::startpos();
-    let only = kiln::movegen::parse_uci_move(&board, "g2g4").unwrap();
+    let only = kiln_board::parse_uci_move(&board, "g2g4").unwrap();
     let result = search(
         start,
         Limits {

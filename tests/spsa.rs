@@ -14,10 +14,10 @@ mod support;
 
 use std::sync::Arc;
 
-use kiln::board::Board;
 use kiln::search::limits::Limits;
 use kiln::search::tunables::{HISTORY_MAX, LmrTable, SearchParams, TUNABLES};
 use kiln::search::{SearchShared, Searcher};
+use kiln_board::Board;
 
 /// `LMR[depth][move_number]` as `kiln_gen::lmr` generated it at build time
 /// (base 0.75, divisor 2.25) before the table was built at runtime: one

@@ -4,12 +4,12 @@
 
 use std::sync::Arc;
 
-use kiln::board::{Board, Move};
 use kiln::eval::score::Score;
-use kiln::movegen::{MoveList, generate_all};
 use kiln::search::limits::Limits;
 use kiln::search::strength::{ELO_MIN, Strength};
 use kiln::search::{SearchShared, Searcher};
+use kiln_board::{Board, Move};
+use kiln_board::{MoveList, generate_all};
 
 /// Positions with an obvious way to lose heavy material: a queen attacked
 /// by a pawn, a queen that could take a pawn the king defends, a rook that

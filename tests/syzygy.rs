@@ -18,11 +18,11 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 
-use kiln::board::Board;
-use kiln::movegen::{MoveList, generate_all, parse_uci_move};
 use kiln::search::limits::Limits;
 use kiln::search::{SearchShared, Searcher};
 use kiln::syzygy::{Tablebases, rank_root_moves};
+use kiln_board::Board;
+use kiln_board::{MoveList, generate_all, parse_uci_move};
 
 /// The prober exists once per process: one test at a time holds tables.
 static TABLES: Mutex<()> = Mutex::new(());

@@ -648,13 +648,13 @@ fn legal_bestmove(lines: &[String], fen: &str, moves: &[&str]) -> String {
         .strip_prefix("bestmove ")
         .and_then(|rest| rest.split_whitespace().next())
         .unwrap_or_else(|| panic!("not a bestmove: {last}"));
-    let mut board = kiln::board::Board::from_fen(fen).expect("valid FEN");
+    let mut board = kiln_board::Board::from_fen(fen).expect("valid FEN");
     for mv in moves {
-        let mv = kiln::movegen::parse_uci_move(&board, mv).expect("legal test move");
+        let mv = kiln_board::parse_uci_move(&board, mv).expect("legal test move");
         board.make_move(mv);
     }
     assert!(
-        kiln::movegen::parse_uci_move(&board, best).is_ok(),
+        kiln_board::parse_uci_move(&board, best).is_ok(),
         "illegal bestmove {best} in {fen} {moves:?}"
     );
     best.to_string()

@@ -9,9 +9,9 @@ mod support;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use kiln::board::Board;
-use kiln::movegen::{MoveList, generate_all};
 use kiln::xboard::notation::{move_text, parse_move};
+use kiln_board::Board;
+use kiln_board::{MoveList, generate_all};
 
 use support::EngineProcess;
 

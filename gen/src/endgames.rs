@@ -5,7 +5,7 @@
 //! `colour`'s pieces of `kind` (pawn 0, knight 1, bishop 2, rook 3, queen 4;
 //! kings are not counted) sits in nibble `8 * colour + kind`, White = 0,
 //! Black = 1. The engine keeps the same word incrementally
-//! (`kiln::board::Material`), and its tests check that the two agree.
+//! (`kiln_board::Material`), and its tests check that the two agree.
 //!
 //! Every rule is listed once with White as the strong side and emitted for
 //! both colours. Rules are listed from the most specific to the most

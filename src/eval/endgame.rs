@@ -19,11 +19,11 @@
 //!   positions with a small material edge (KRvKR, KRvKB, KRBvKR, ...);
 //! - [`Verdict::Normal`]: nothing special.
 
-use crate::board::{Bitboard, Board, Color, File, Material, PieceKind, Square};
 use crate::eval::endgame_constants::*;
 use crate::eval::masks::{distance, file_mask, passed_span};
 use crate::eval::psqt::MATERIAL_EG;
 use crate::eval::score::{MAX_EVAL, Score};
+use kiln_board::{Bitboard, Board, Color, File, Material, PieceKind, Square};
 
 /// One entry of the endgame table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -284,8 +284,8 @@ fn rook_pawns(board: &Board, strong: Color) -> Verdict {
         return Verdict::Normal;
     };
     let rank = match strong {
-        Color::White => crate::board::Rank::Eighth,
-        Color::Black => crate::board::Rank::First,
+        Color::White => kiln_board::Rank::Eighth,
+        Color::Black => kiln_board::Rank::First,
     };
     let queening = Square::new(file, rank);
     let bishop_covers = board

@@ -80,9 +80,9 @@ impl Default for EvalCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
     use crate::eval::evaluate;
-    use crate::movegen::{MoveList, generate_all};
+    use kiln_board::Board;
+    use kiln_board::{MoveList, generate_all};
 
     #[test]
     fn an_empty_cache_answers_nothing() {
@@ -113,7 +113,7 @@ mod tests {
     #[test]
     fn cached_scores_equal_fresh_evaluations() {
         let mut cache = EvalCache::new();
-        let mut board = Board::from_fen(crate::board::STARTPOS).expect("valid FEN");
+        let mut board = Board::from_fen(kiln_board::STARTPOS).expect("valid FEN");
         for ply in 0..200 {
             let key = board.key().0;
             let fresh = evaluate(&board);

@@ -5,15 +5,39 @@ use super::pawn_table::PawnTable;
 use super::psqt::{PHASE_MAX, PHASE_WEIGHTS, PSQT};
 use super::score::{MAX_EVAL, Score, eg, mg};
 use super::terms::{self, Packed, Sink};
-use crate::board::{Board, Color, PieceKind};
+use kiln_board::{Board, Color, PieceKind};
 
 /// The packed `S(mg, eg)` sum of the piece-square tables over every piece,
-/// from White's point of view, computed from scratch (the board keeps the
-/// same sum incrementally: [`Board::psqt`]).
+/// from White's point of view.
 pub fn psqt_sum(board: &Board) -> i32 {
+    pawn_psqt_sum(board).wrapping_add(piece_psqt_sum(board))
+}
+
+/// [`psqt_sum`] over the pawns alone: a function of the pawn structure,
+/// which the pawn table caches with the pawn terms.
+#[inline(always)]
+pub(crate) fn pawn_psqt_sum(board: &Board) -> i32 {
+    kinds_psqt_sum(board, &[PieceKind::Pawn])
+}
+
+/// [`psqt_sum`] over every piece but the pawns.
+#[inline(always)]
+fn piece_psqt_sum(board: &Board) -> i32 {
+    const PIECES: [PieceKind; 5] = [
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+        PieceKind::King,
+    ];
+    kinds_psqt_sum(board, &PIECES)
+}
+
+#[inline(always)]
+fn kinds_psqt_sum(board: &Board, kinds: &[PieceKind]) -> i32 {
     let mut sum = 0i32;
     for color in Color::ALL {
-        for kind in PieceKind::ALL {
+        for &kind in kinds {
             let table = &PSQT[color.index()][kind.index()];
             for square in board.pieces(color, kind) {
                 sum = sum.wrapping_add(table[square.index()]);
@@ -108,17 +132,21 @@ pub fn evaluate_white(board: &Board) -> Score {
 /// With a pawn table, the pawn-structure terms come from it.
 #[inline(always)]
 fn normal_white(board: &Board, verdict: Verdict, pawns: Option<&mut PawnTable>) -> Score {
-    debug_assert_eq!(board.psqt(), psqt_sum(board), "incremental PSQT drifted");
     let mut sink = Packed::default();
-    match pawns {
+    let psqt = match pawns {
         Some(table) => {
+            // The table's score includes the pawns' piece-square entries.
             let (packed, info) = table.probe(board);
             sink.add_white(packed);
             terms::piece_terms(board, &info, &mut sink);
+            piece_psqt_sum(board)
         }
-        None => trace_terms(board, &mut sink),
-    }
-    let packed = board.psqt().wrapping_add(sink.white_minus_black());
+        None => {
+            trace_terms(board, &mut sink);
+            psqt_sum(board)
+        }
+    };
+    let packed = psqt.wrapping_add(sink.white_minus_black());
     let phase = phase(board);
     let eg = verdict.scale_eg(eg(packed));
     (mg(packed) * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX

@@ -4,7 +4,7 @@
 
 use super::nnue;
 use super::score::Score;
-use crate::board::Board;
+use kiln_board::Board;
 
 /// Whether the network evaluates by default. The one place the default is
 /// written: the options' declarations and the searcher read it.

@@ -5,7 +5,7 @@
 use super::psqt::PHASE_MAX;
 use super::score::{eg, mg};
 use super::{blend, evaluate, evaluate_white, phase, psqt_sum, term_breakdown};
-use crate::board::{Board, Color, PieceKind};
+use kiln_board::{Board, Color, PieceKind};
 
 /// The lines that explain the evaluation of `board`.
 pub fn explain(board: &Board) -> Vec<String> {

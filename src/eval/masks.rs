@@ -3,7 +3,7 @@
 //! bitboards and `u8` squares as the term code counts with them. Every
 //! evaluation file reads the chess tables through these functions only.
 
-use crate::board::{Bitboard, Color, File, Square};
+use kiln_board::{Bitboard, Color, File, Square};
 // The terms count with `u8` squares and `u64` sets, so these read the
 // integer API; the board's types are the typed API's own.
 use ::kiln_tables::raw as kiln_tables;
@@ -27,6 +27,12 @@ pub(crate) fn rank_mask(rank: u8) -> u64 {
 #[inline(always)]
 pub(crate) fn adjacent_files(file: u8) -> u64 {
     kiln_tables::adjacent_files(file)
+}
+
+/// `bb` moved one rank forward from `color`'s point of view (pawn pushes).
+#[inline(always)]
+pub(crate) fn forward(bb: u64, color: Color) -> u64 {
+    kiln_board::attacks::forward(Bitboard(bb), color).0
 }
 
 /// The squares in front of `square` on its file, seen from `color`.

@@ -27,6 +27,12 @@ pub mod terms;
 
 mod evaluate;
 
+/// The text of the parameter file the hand-written evaluation was built
+/// from (`src/eval/params.txt`): where the workshop's tuner starts, so that
+/// its fit begins at exactly the weights of the engine it is built with.
+/// Only a program that reads it carries it; the engine does not.
+pub const PARAMS_TXT: &str = include_str!("params.txt");
+
 pub use evaluate::{
     TermShare, blend, evaluate, evaluate_white, evaluate_with, phase, psqt_sum, term_breakdown,
     trace_terms,

@@ -1,22 +1,23 @@
 //! The pawn hash table: a small per-thread cache of the pawn-structure
-//! terms, keyed by the board's pawn key.
+//! terms and the pawns' piece-square entries, keyed by the board's pawn key.
 //!
-//! [`terms::pawn_structure`] depends on the two pawn bitboards alone, and
-//! pawns move rarely, so most evaluations meet a pawn structure seen before.
-//! Each search thread owns one table (no sharing, no locking); an entry
-//! keeps the full 64-bit key, the packed White-minus-Black score and the
-//! passed pawns the piece terms need.
+//! [`terms::pawn_structure`] and the pawns' piece-square sum depend on the
+//! two pawn bitboards alone, and pawns move rarely, so most evaluations meet
+//! a pawn structure seen before. Each search thread owns one table (no
+//! sharing, no locking); an entry keeps the full 64-bit key, the packed
+//! White-minus-Black score and the passed pawns the piece terms need.
 //!
 //! A fresh table is all zeros, which is also the correct entry for key 0
 //! (no pawns: no pawn terms, no passed pawns).
 
 use super::terms::{self, Packed, PawnInfo};
-use crate::board::{Board, Color, PieceKind};
+use kiln_board::{Board, Color, PieceKind};
 
 /// One cached pawn structure.
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {
     key: u64,
+    /// Pawn terms plus the pawns' piece-square entries, packed.
     packed: i32,
     info: PawnInfo,
 }
@@ -40,8 +41,9 @@ impl PawnTable {
         }
     }
 
-    /// The packed pawn-structure score (White minus Black) and pawn info
-    /// of `board`, from the table or computed and stored.
+    /// The packed pawn-structure score plus the pawns' piece-square
+    /// entries (White minus Black), and the pawn info of `board`, from the
+    /// table or computed and stored.
     #[inline]
     pub fn probe(&mut self, board: &Board) -> (i32, PawnInfo) {
         let key = board.pawn_key().0;
@@ -56,7 +58,9 @@ impl PawnTable {
             );
             *entry = Entry {
                 key,
-                packed: sink.white_minus_black(),
+                packed: sink
+                    .white_minus_black()
+                    .wrapping_add(super::evaluate::pawn_psqt_sum(board)),
                 info,
             };
         }
@@ -79,7 +83,7 @@ impl Default for PawnTable {
 mod tests {
     use super::*;
     use crate::eval::{evaluate, evaluate_with};
-    use crate::movegen::{MoveList, generate_all};
+    use kiln_board::{MoveList, generate_all};
 
     #[test]
     fn cached_evaluation_equals_the_uncached_one() {
@@ -90,7 +94,7 @@ mod tests {
         };
         let mut big = PawnTable::new();
         for fen in [
-            crate::board::STARTPOS,
+            kiln_board::STARTPOS,
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         ] {

@@ -1,12 +1,15 @@
-//! The piece-square tables and phase weights, as the evaluation reads them.
-//!
-//! The tables are defined once, in [`crate::weights`] (below the board,
-//! which sums them incrementally); they are re-exported here with a typed
+//! The generated piece-square tables, material values and phase weights,
+//! parsed from `src/eval/params.txt` by the root build script, with a typed
 //! lookup.
+//!
+//! `PSQT[colour][piece][square]` holds material plus placement packed as
+//! `S(mg, eg)` from White's point of view: Black's entries are already
+//! mirrored and negated, so summing the entries of every piece on the board
+//! gives White's packed score with no branch on colour and no flipping.
 
-pub use crate::weights::{MATERIAL_EG, MATERIAL_MG, PHASE_MAX, PHASE_WEIGHTS, PSQT};
+include!(concat!(env!("OUT_DIR"), "/psqt.rs"));
 
-use crate::board::{Color, PieceKind, Square};
+use kiln_board::{Color, PieceKind, Square};
 
 /// The packed table entry of a `color` `kind` on `square`.
 #[inline(always)]

@@ -1,8 +1,8 @@
 //! The position as text (the `d` command): a diagram, the FEN, the Zobrist
 //! key, the checking pieces and the number of legal moves.
 
-use crate::board::{Board, Square};
-use crate::movegen::{MoveList, generate_all};
+use kiln_board::{Board, Square};
+use kiln_board::{MoveList, generate_all};
 
 /// The lines that show `board` (the first one empty, setting the diagram
 /// apart).

@@ -2,8 +2,8 @@
 //! running the search on its own thread ([`search_thread`]), the options
 //! both expose ([`options`]: hash size and threads, the hash bounded by the
 //! machine's [`memory`]), the text commands that print a position
-//! ([`display`]), and the win/draw/loss model of the scores they report
-//! ([`wdl`]).
+//! ([`display`]), perft with a divide ([`perft`]), and the win/draw/loss
+//! model of the scores they report ([`wdl`]).
 //!
 //! The protocol modules ([`uci`](crate::uci), [`xboard`](crate::xboard))
 //! keep only what is theirs: their command syntax, their output format and
@@ -14,6 +14,7 @@ pub mod display;
 pub mod input;
 pub mod memory;
 pub mod options;
+pub mod perft;
 pub mod search_thread;
 pub mod wdl;
 

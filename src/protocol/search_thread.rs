@@ -12,12 +12,12 @@ use std::sync::atomic::Ordering;
 use std::thread::{self, JoinHandle};
 
 use super::options::HashShortfall;
-use crate::board::Board;
 use crate::eval::Evaluation;
 use crate::search::limits::Limits;
 use crate::search::threads::SEARCH_STACK_BYTES;
 use crate::search::{Report, SearchResult, SearchShared, Searcher, TbSettings};
 use crate::syzygy::Tablebases;
+use kiln_board::Board;
 
 /// A search that could not finish: its thread panicked (a bug). The
 /// searcher has been replaced by a fresh one, so the transposition table

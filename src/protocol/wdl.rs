@@ -20,8 +20,8 @@
 //! [`FITTED`] comes from `kiln-workshop wdl` (`kiln_workshop::wdl`) run on Kiln's self-play
 //! games; docs/wdl.md gives the data recipe and the fit.
 
-use crate::board::{Board, PieceKind};
 use crate::eval::score::{Score, is_mate};
+use kiln_board::{Board, PieceKind};
 
 /// The smallest and largest material count the model distinguishes.
 pub const MATERIAL_RANGE: (u32, u32) = (17, 78);
@@ -137,8 +137,8 @@ impl WdlModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::STARTPOS;
     use crate::eval::score::MATE;
+    use kiln_board::STARTPOS;
 
     #[test]
     fn odds_add_up_and_turn_with_the_score() {

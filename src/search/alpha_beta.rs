@@ -21,9 +21,9 @@ use super::movepick::{MoveKind, MovePicker, Picked};
 use super::see::see_ge;
 use super::tt::{Bound, refine_with_tt};
 use super::{Searcher, root_move_slot};
-use crate::board::{Board, Move, PieceKind};
 use crate::eval::score::{DRAW, INFINITE, MATE, MAX_PLY, Score, TB_BOUND, is_decisive};
-use crate::movegen::MoveList;
+use kiln_board::MoveList;
+use kiln_board::{Board, Move, PieceKind};
 
 impl Searcher {
     /// Searches `board` to `depth` plies inside the window `(alpha, beta)`.
@@ -67,8 +67,7 @@ impl Searcher {
             if board.is_search_repetition() || board.is_insufficient_material() {
                 return DRAW;
             }
-            if board.is_fifty_move_draw() && !(in_check && crate::movegen::count_legal(board) == 0)
-            {
+            if board.is_fifty_move_draw() && !(in_check && kiln_board::count_legal(board) == 0) {
                 return DRAW;
             }
             if ply >= MAX_PLY as usize - 1 {
@@ -531,7 +530,7 @@ fn non_pawn_pieces(board: &Board) -> u32 {
 /// to the king. Castling and en passant (rare) count as checking, which
 /// only spares them from pruning.
 fn gives_check(board: &Board, mv: Move) -> bool {
-    use crate::board::attacks;
+    use kiln_board::attacks;
     if mv.is_castle() || mv.is_en_passant() {
         return true;
     }

@@ -17,8 +17,8 @@
 //! applied is the pawn entry plus the mean of the two non-pawn entries.
 
 use super::tunables::{CORRECTION_GRAIN, SearchParams};
-use crate::board::{Board, Color, Key};
 use crate::eval::score::{MAX_EVAL, Score};
+use kiln_board::{Board, Color, Key};
 
 /// Slots per side to move (a power of two).
 const SLOTS: usize = 16_384;
@@ -116,7 +116,7 @@ impl CorrectionHistory {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::STARTPOS;
+    use kiln_board::STARTPOS;
 
     #[test]
     fn corrections_move_towards_the_search_and_stay_bounded() {

@@ -11,10 +11,10 @@ use super::threads::helper_skips;
 use super::time::{falling_score_scale, node_share_scale};
 use super::tt::Bound;
 use super::{Report, SearchResult, Searcher, root_move_slot};
-use crate::board::{Board, Move};
 use crate::eval::score::{INFINITE, MATE, MAX_PLY, Score, is_decisive, is_mate};
-use crate::movegen::MoveList;
 use crate::rng::Rng;
+use kiln_board::MoveList;
+use kiln_board::{Board, Move};
 
 impl Searcher {
     /// Iterative deepening on the prepared root: the whole search of one
@@ -286,7 +286,7 @@ impl Searcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::movegen::parse_uci_move;
+    use kiln_board::parse_uci_move;
 
     /// Plays UCI moves on a board.
     fn play(board: &mut Board, moves: &str) -> Vec<Move> {

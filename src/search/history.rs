@@ -4,8 +4,8 @@
 //! ([`movepick`](super::movepick)) and the late-move reductions.
 
 use super::tunables::HISTORY_MAX;
-use crate::board::{Board, Move, PieceKind};
 use crate::eval::score::MAX_PLY;
+use kiln_board::{Board, Move, PieceKind};
 
 /// Quiet-move statistics shared by every node of a search (and kept between
 /// the searches of a game).
@@ -44,7 +44,7 @@ pub struct HistoryKeys {
 
 /// Squares attacked by the side not to move (pawns, pieces and king).
 pub fn opponent_attacks(board: &Board) -> u64 {
-    use crate::board::attacks;
+    use kiln_board::attacks;
     let them = !board.side_to_move();
     let occupied = board.occupied();
     let mut seen = 0u64;

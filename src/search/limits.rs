@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use super::strength::Strength;
-use crate::board::Move;
+use kiln_board::Move;
 
 /// A side's clock as given by `go wtime/btime/winc/binc/movestogo`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -57,16 +57,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use crate::board::{Board, Move};
 use crate::eval::eval_cache::EvalCache;
 use crate::eval::nnue::stack::AccumulatorStack;
 use crate::eval::pawn_table::PawnTable;
 use crate::eval::score::{MATE, MAX_PLY, Score};
 use crate::eval::{Evaluation, evaluate_with};
-use crate::movegen::{MoveList, generate_all};
 use crate::rng::Rng;
 use correction::CorrectionHistory;
 use history::Heuristics;
+use kiln_board::{Board, Move};
+use kiln_board::{MoveList, generate_all};
 use limits::Limits;
 use threads::ThreadSync;
 use time::TimeManager;

@@ -14,8 +14,8 @@
 
 use super::history::{Heuristics, HistoryKeys, opponent_attacks};
 use super::see::see_ge;
-use crate::board::{Board, Move, PieceKind};
-use crate::movegen::{MoveList, generate_captures, generate_noisy, generate_quiets, is_legal};
+use kiln_board::{Board, Move, PieceKind};
+use kiln_board::{MoveList, generate_captures, generate_noisy, generate_quiets, is_legal};
 
 include!(concat!(env!("OUT_DIR"), "/mvv_lva.rs"));
 
@@ -466,9 +466,9 @@ fn noisy_score(board: &Board, mv: Move) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::movegen::generate_all;
     use crate::rng::Rng;
     use crate::search::history::PIECE_TO;
+    use kiln_board::generate_all;
 
     const STARTS: [&str; 5] = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

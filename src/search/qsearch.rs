@@ -6,8 +6,8 @@ use super::Searcher;
 use super::movepick::{MovePicker, Picked};
 use super::see::{SEE_VALUES, see_ge};
 use super::tt::{Bound, refine_with_tt};
-use crate::board::{Board, Move};
 use crate::eval::score::{DRAW, INFINITE, MATE, MAX_PLY, Score, is_mate};
+use kiln_board::{Board, Move};
 
 impl Searcher {
     /// Quiescence search of `board` inside `(alpha, beta)`; `in_check` must

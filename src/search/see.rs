@@ -8,8 +8,8 @@
 //! that has just captured (x-rays) join as the occupancy shrinks. Pins are
 //! ignored, which is a common and harmless simplification.
 
-use crate::board::attacks;
-use crate::board::{Board, Move, PieceKind};
+use kiln_board::attacks;
+use kiln_board::{Board, Move, PieceKind};
 
 /// Piece values for exchanges (pawn..king); the king is worth "everything".
 pub const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 20_000];

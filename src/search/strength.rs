@@ -29,9 +29,9 @@
 //! position and a count of its earlier picks, never from the clock, so a
 //! fresh engine given the same commands plays the same moves.
 
-use crate::board::Move;
 use crate::eval::score::Score;
 use crate::rng::Rng;
+use kiln_board::Move;
 
 /// Lowest `UCI_Elo`: a beginner who knows the rules and does not hang a
 /// queen, but sees one move ahead and often misjudges which of a few

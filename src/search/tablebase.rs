@@ -22,9 +22,9 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use super::Searcher;
-use crate::board::{Board, CastlingRights};
 use crate::eval::score::Score;
 use crate::syzygy::{Tablebases, Wdl, rank_root_moves, wdl_score};
+use kiln_board::{Board, CastlingRights};
 
 /// The tablebase options (`SyzygyProbeDepth`, `Syzygy50MoveRule`,
 /// `SyzygyProbeLimit`).
@@ -103,7 +103,7 @@ impl Searcher {
         self.sync
             .tb_hits
             .fetch_add(root_moves.len() as u64, Ordering::Relaxed);
-        self.root_moves = crate::movegen::MoveList::new();
+        self.root_moves = kiln_board::MoveList::new();
         for mv in ranking.best_moves() {
             self.root_moves.push(mv);
         }

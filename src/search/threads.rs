@@ -27,10 +27,10 @@ use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::tunables::SearchParams;
 use super::{Report, SearchResult, SearchShared, Searcher, TbSettings};
-use crate::board::Board;
 use crate::eval::Evaluation;
-use crate::movegen::MoveList;
 use crate::syzygy::Tablebases;
+use kiln_board::Board;
+use kiln_board::MoveList;
 
 /// Stack for every search thread: the recursion keeps a move list per ply.
 pub const SEARCH_STACK_BYTES: usize = 32 << 20;
@@ -305,7 +305,7 @@ impl Searcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Move;
+    use kiln_board::Move;
 
     fn result(depth: i32, score: i32) -> SearchResult {
         SearchResult {

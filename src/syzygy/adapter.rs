@@ -4,7 +4,7 @@
 
 use pyrrhic_rs::{Color as PyrrhicColor, EngineAdapter};
 
-use crate::board::{Bitboard, Color, Square, attacks};
+use kiln_board::{Bitboard, Color, Square, attacks};
 
 /// Kiln's attack tables behind `pyrrhic_rs`'s [`EngineAdapter`].
 #[derive(Clone, Copy, Debug, Default)]

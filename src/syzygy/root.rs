@@ -18,9 +18,9 @@
 //! progress in every endgame, is never asked to.
 
 use super::tablebases::{Tablebases, Wdl};
-use crate::board::{Board, Move};
 use crate::eval::score::{Score, TB_WIN};
-use crate::movegen::count_legal;
+use kiln_board::count_legal;
+use kiln_board::{Board, Move};
 
 /// The rank of an immediate win (Stockfish's `MAX_DTZ`); a win `n` plies
 /// from zeroing (clock included) ranks `MAX_RANK - n`.

@@ -12,7 +12,7 @@ use pyrrhic_rs::{DtzProbeValue, Piece as PyrrhicPiece, TableBases, WdlProbeResul
 
 use super::adapter::KilnAttacks;
 use super::files::{TableFiles, scan};
-use crate::board::{Board, CastlingRights, Color, PieceKind, Square};
+use kiln_board::{Board, CastlingRights, Color, PieceKind, Square};
 
 /// A position's value by the WDL tables, for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -5,10 +5,10 @@
 
 use std::time::Instant;
 
-use crate::board::Board;
 use crate::eval::Evaluation;
 use crate::search::limits::Limits;
 use crate::search::{SearchShared, Searcher};
+use kiln_board::Board;
 use std::sync::Arc;
 
 /// Default depth of `kiln bench`.

@@ -24,13 +24,13 @@ use super::command::{GenfensParams, GoParams, PositionBase, UciCommand, UciError
 use super::genfens::{self, GenfensError};
 use super::options::{Effect, Options};
 use super::output;
-use crate::board::{Board, Color};
 use crate::eval::explain::explain;
-use crate::movegen;
 use crate::protocol::{LineReader, SearchFailed, SearchThread, display, send, wdl};
 use crate::search::limits::{Clock, Limits};
 use crate::search::threads::SEARCH_STACK_BYTES;
 use crate::search::{SearchResult, SearchShared};
+use kiln_board;
+use kiln_board::{Board, Color};
 
 /// Writes `info string <message>`, one line per line of the message.
 pub fn info_string(message: &str) {
@@ -204,7 +204,7 @@ impl Engine {
             },
         };
         for (i, text) in moves.iter().enumerate() {
-            match movegen::parse_uci_move(&board, text) {
+            match kiln_board::parse_uci_move(&board, text) {
                 Ok(mv) => board.make_move(mv),
                 Err(e) => {
                     let shown: String = text.chars().take(16).collect();
@@ -233,7 +233,7 @@ impl Engine {
         });
         let mut searchmoves = Vec::new();
         for text in &go.searchmoves {
-            match movegen::parse_uci_move(&self.board, text) {
+            match kiln_board::parse_uci_move(&self.board, text) {
                 Ok(mv) => searchmoves.push(mv),
                 Err(e) => {
                     let shown: String = text.chars().take(16).collect();
@@ -337,8 +337,9 @@ impl Engine {
         let stop_flag = Arc::clone(&stop);
         let spawned = thread::Builder::new().name("perft".into()).spawn(move || {
             let mut out = Vec::new();
-            let result =
-                movegen::perft::divide_until(&mut board, depth, chess960, &mut out, &stop_flag);
+            let result = crate::protocol::perft::divide_until(
+                &mut board, depth, chess960, &mut out, &stop_flag,
+            );
             for line in String::from_utf8_lossy(&out).lines() {
                 send(line);
             }

@@ -31,12 +31,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::command::GenfensParams;
-use crate::board::Board;
 use crate::eval::score::Score;
-use crate::movegen::{has_legal_move, play_random_plies};
+use crate::opening::play_random_plies;
 use crate::rng::Rng;
 use crate::search::limits::Limits;
 use crate::search::{SearchShared, Searcher};
+use kiln_board::Board;
+use kiln_board::has_legal_move;
 
 /// Random plies played from the start position: this many, plus 0 or 1.
 pub const RANDOM_PLIES: u32 = 8;

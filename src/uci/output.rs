@@ -2,11 +2,11 @@
 
 use std::fmt::Write as _;
 
-use crate::board::Move;
 use crate::eval::score::{Score, is_mate, mate_in_moves};
 use crate::protocol::wdl;
 use crate::search::Report;
 use crate::search::tt::Bound;
+use kiln_board::Move;
 
 /// The `id name` line: version plus the seed and fingerprint of the tables
 /// and the network's fingerprint.

@@ -28,14 +28,14 @@ use super::command::{Command, CommandError, parse};
 use super::notation::{move_text, parse_move, thinking_line};
 use super::outcome::Outcome;
 use super::time_control::TimeControl;
-use crate::board::{Board, Color, FenError, Move};
 use crate::eval::score::{Score, is_mate};
 use crate::eval::{Evaluation, USE_NNUE_DEFAULT};
-use crate::movegen::{MoveList, count_legal, generate_all};
 use crate::protocol::options::{THREADS, hash_limit_reason, hash_mib};
 use crate::protocol::{LineReader, SearchFailed, SearchThread, send};
 use crate::search::limits::Limits;
 use crate::search::{SearchResult, SearchShared};
+use kiln_board::{Board, Color, FenError, Move};
+use kiln_board::{MoveList, count_legal, generate_all};
 
 /// Least clock reserve for the pipe, XBoard and the operating system; the
 /// measured lag replaces it when larger.

@@ -9,11 +9,11 @@
 
 use core::fmt::Write as _;
 
-use crate::board::{Board, Move};
 use crate::eval::score::{Score, is_mate, mate_in_moves};
-use crate::movegen::{MoveList, generate_all, parse_uci_move};
 use crate::search::Report;
 use crate::search::tt::Bound;
+use kiln_board::{Board, Move};
+use kiln_board::{MoveList, generate_all, parse_uci_move};
 
 /// The text of `mv` for the GUI; `frc` selects `O-O` castling.
 pub fn move_text(mv: Move, frc: bool) -> String {

@@ -10,8 +10,8 @@
 
 use core::fmt;
 
-use crate::board::{Board, Color};
-use crate::movegen::count_legal;
+use kiln_board::count_legal;
+use kiln_board::{Board, Color};
 
 /// How a game ended by rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,7 +91,7 @@ impl fmt::Display for Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::movegen::parse_uci_move;
+    use kiln_board::parse_uci_move;
 
     fn outcome(fen: &str) -> Option<Outcome> {
         Outcome::of(&Board::from_fen(fen).expect("valid FEN"))

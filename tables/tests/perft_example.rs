@@ -13,7 +13,7 @@ const MAX_LEAVES: u64 = 5_000_000;
 
 #[test]
 fn standard_positions_match_the_published_counts() {
-    let suite = include_str!("../../tests/data/perft-standard.epd");
+    let suite = include_str!("../../board/tests/data/perft-standard.epd");
     let mut positions = 0;
     for line in suite
         .lines()

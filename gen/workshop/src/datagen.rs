@@ -34,9 +34,9 @@ use std::time::Duration;
 
 use super::progress::Progress;
 use super::uci_client::UciClientError;
-use kiln::board::FenError;
-use kiln::movegen::MoveParseError;
 use kiln::syzygy::Tablebases;
+use kiln_board::FenError;
+use kiln_board::MoveParseError;
 use kiln_format::FileError;
 use kiln_format::game::GameFileError;
 use opening::Openings;

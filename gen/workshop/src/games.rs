@@ -6,8 +6,8 @@
 
 use std::fmt;
 
-use kiln::board::{Board, CastleSide, Color, Move};
-use kiln::movegen::{MoveList, generate_all};
+use kiln_board::{Board, CastleSide, Color, Move};
+use kiln_board::{MoveList, generate_all};
 use kiln_format::game::{BadGame, Game, MoveKind, PackedMove, PackedPosition, PositionFields};
 use kiln_format::record::{GameResult, Man};
 
@@ -199,7 +199,7 @@ impl GameBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kiln::movegen::parse_uci_move;
+    use kiln_board::parse_uci_move;
 
     #[test]
     fn games_replay_to_the_positions_they_were_played_from() {

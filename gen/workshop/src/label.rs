@@ -30,9 +30,9 @@ use super::progress::Progress;
 pub use super::uci_client::MATE_LABEL;
 use super::uci_client::{UciClient, UciClientError};
 use crate::positions::{self, DataError};
-use kiln::board::Color;
 use kiln::cli::{ArgError, Parsed, for_each_option};
 use kiln::protocol::options::hash_mib;
+use kiln_board::Color;
 use kiln_format::{FileAction, FileError};
 
 /// Usage text of `kiln-workshop label`.

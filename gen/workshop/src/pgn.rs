@@ -49,9 +49,9 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-use kiln::board::{Board, CastleSide, Color, File as BoardFile, Move, PieceKind, Rank, Square};
 use kiln::eval::score::{MATE, MAX_PLY};
-use kiln::movegen::{MoveList, generate_all};
+use kiln_board::{Board, CastleSide, Color, File as BoardFile, Move, PieceKind, Rank, Square};
+use kiln_board::{MoveList, generate_all};
 use kiln_format::game::{GameWriter, Header};
 use kiln_format::record::GameResult;
 use kiln_format::{FileAction, FileError};
@@ -837,7 +837,7 @@ mod tests {
 
     #[test]
     fn san_resolves_pieces_pawns_and_disambiguation() {
-        let start = kiln::board::STARTPOS;
+        let start = kiln_board::STARTPOS;
         assert_eq!(san(start, "e4").unwrap(), "e2e4");
         assert_eq!(san(start, "Nf3").unwrap(), "g1f3");
         assert_eq!(san(start, "Nf3+!?").unwrap(), "g1f3");
@@ -885,7 +885,7 @@ mod tests {
 
     #[test]
     fn bad_san_is_an_error() {
-        let start = kiln::board::STARTPOS;
+        let start = kiln_board::STARTPOS;
         assert!(matches!(san(start, "e5"), Err(SanError::Illegal(_))));
         assert!(matches!(san(start, "O-O"), Err(SanError::Illegal(_))));
         assert!(matches!(san(start, "Ke2"), Err(SanError::Illegal(_))));

@@ -17,9 +17,9 @@ use std::fmt;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 
-use kiln::board::{Board, CastleSide, Color, ColoredPiece, PieceKind, Square};
 use kiln::cli::{ArgError, Args};
 use kiln::eval::score::TB_BOUND;
+use kiln_board::{Board, CastleSide, Color, ColoredPiece, PieceKind, Square};
 use kiln_format::game::{GameFileError, GameReader};
 use kiln_format::marlin::{DataKind, PositionReader, detect};
 use kiln_format::record::{self as format, BadRecord, Reader};
@@ -608,7 +608,7 @@ mod tests {
         let mut board = Board::startpos();
         let mut builder = games::GameBuilder::new(&board);
         for (index, text) in line.iter().enumerate() {
-            let mv = kiln::movegen::parse_uci_move(&board, text).unwrap();
+            let mv = kiln_board::parse_uci_move(&board, text).unwrap();
             let score = match index {
                 4 => 2000,
                 5 => -31_800,
@@ -713,7 +713,7 @@ mod tests {
             }
         );
         assert_eq!(seen.len(), 10);
-        assert_eq!(seen[0], (kiln::board::STARTPOS.to_string(), 1.0, Some(0.0)));
+        assert_eq!(seen[0], (kiln_board::STARTPOS.to_string(), 1.0, Some(0.0)));
         assert_eq!((seen[1].2, seen[2].2), (Some(10.0), Some(2000.0)));
         // The default filter, and a stop asked for.
         let mut default_read = 0;

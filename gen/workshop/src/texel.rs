@@ -29,11 +29,11 @@ use super::progress;
 use super::trace::{self, BuiltParamsError, MATERIAL, Trace, WEIGHTS};
 use crate::fit::{self, Adam, EpochLoss, LossLog, sigmoid};
 use crate::positions::{self, DataError, LoadFilter, Seen};
-use kiln::board::{Board, PieceKind};
 use kiln::cli::{ArgError, Parsed, for_each_option};
 use kiln::eval::endgame::{self, SCALE_NORMAL, Verdict};
 use kiln::eval::psqt::PHASE_MAX;
 use kiln::rng::Rng;
+use kiln_board::{Board, PieceKind};
 use kiln_format::params as params_file;
 use kiln_format::{FileAction, FileError};
 

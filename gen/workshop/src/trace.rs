@@ -9,11 +9,11 @@
 
 use std::fmt;
 
-use kiln::board::{Board, Color, PieceKind};
 use kiln::eval::endgame::{self, SCALE_NORMAL, Verdict};
 use kiln::eval::psqt::PHASE_MAX;
 use kiln::eval::terms::{Sink, TERM_COUNT, TERM_GROUPS, TERM_WEIGHTS};
 use kiln::eval::{phase, trace_terms};
+use kiln_board::{Board, Color, PieceKind};
 use kiln_format::params as params_file;
 
 /// Index of the first material weight in the weight vector.
@@ -26,7 +26,7 @@ pub const TERMS: usize = PSQT + 6 * 64;
 pub const WEIGHTS: usize = TERMS + TERM_COUNT;
 
 /// The parameter file the engine was built from.
-pub const BUILT_PARAMS: &str = kiln::weights::PARAMS_TXT;
+pub const BUILT_PARAMS: &str = kiln::eval::PARAMS_TXT;
 
 /// Which weights a position uses, and how often (White minus Black).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -220,9 +220,9 @@ pub fn compiled_term_weights() -> Vec<(i32, i32)> {
 mod tests {
     use super::*;
     use kiln::eval::evaluate_white;
-    use kiln::movegen::{MoveList, generate_all};
     use kiln::rng::Rng;
     use kiln::uci::bench::POSITIONS;
+    use kiln_board::{MoveList, generate_all};
 
     #[test]
     fn built_params_match_the_compiled_weights() {

@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use kiln::board::Board;
-use kiln::movegen::{MoveList, generate_all};
 use kiln::rng::Rng;
+use kiln_board::Board;
+use kiln_board::{MoveList, generate_all};
 use kiln_format::game::{Game, GameReader, GameWriter, HEADER_BYTES, Header, MoveKind, PackedMove};
 use kiln_format::marlin::{DataKind, PositionReader, detect};
 use kiln_format::record::{self, GameResult};
@@ -160,7 +160,7 @@ fn stats_validate_and_show_read_a_game_file() {
         )
     );
     let first: Vec<&str> = lines.next().unwrap().split(" | ").collect();
-    assert_eq!(first[0], kiln::board::STARTPOS);
+    assert_eq!(first[0], kiln_board::STARTPOS);
     assert_eq!(first[2], games[0].moves[0].1.to_string());
     assert_eq!(first[3], "1.0");
     for line in shown.lines().filter(|line| !line.starts_with('#')) {

@@ -287,7 +287,7 @@ fn fastchess_games_import_with_white_view_scores() {
             .enumerate()
         {
             let score = comment.split('/').next().unwrap_or_default();
-            let black = *mover == kiln::board::Color::Black;
+            let black = *mover == kiln_board::Color::Black;
             let sign = if black { -1 } else { 1 };
             if score.contains('M') {
                 let white_mates = score.starts_with('+') != black;

@@ -18,8 +18,8 @@
 
 use std::io::{BufRead, BufReader};
 
-use kiln::board::{Board, CastleSide, Color, Move};
-use kiln::movegen::{MoveList, generate_all};
+use kiln_board::{Board, CastleSide, Color, Move};
+use kiln_board::{MoveList, generate_all};
 use kiln_format::game::{self, Game, GameReader, GameWriter, Header, PackedPosition};
 use kiln_format::record::GameResult;
 use kiln_workshop::games::{self, GameBuilder};
@@ -92,7 +92,7 @@ fn kiln_games() -> Vec<Game> {
         ),
         // En passant, both sides.
         (
-            kiln::board::STARTPOS,
+            kiln_board::STARTPOS,
             &[
                 "e2e4", "a7a6", "e4e5", "d7d5", "e5d6", "e7d6", "d2d4", "b7b5", "g1f3", "b5b4",
                 "c2c4", "b4c3", "b2c3", "d8e7",

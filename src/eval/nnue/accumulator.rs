@@ -5,7 +5,7 @@
 use super::features::index;
 use super::network::{Aligned, FEATURE_BIASES, FEATURE_WEIGHTS};
 use super::simd::{self, Half};
-use crate::board::{Board, Color, ColoredPiece, Square};
+use kiln_board::{Board, Color, ColoredPiece, Square};
 
 /// The first layer's sums, `values.0[perspective.index()]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

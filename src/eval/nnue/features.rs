@@ -6,7 +6,7 @@
 //! accumulator and the trainer both index through [`index`]; nothing else
 //! computes a feature number.
 
-use crate::board::{Color, ColoredPiece, Square};
+use kiln_board::{Color, ColoredPiece, Square};
 
 /// Features per perspective.
 pub const FEATURES: usize = kiln_format::net::INPUTS;
@@ -25,7 +25,7 @@ pub const fn index(perspective: Color, piece: ColoredPiece, square: Square) -> u
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::PieceKind;
+    use kiln_board::PieceKind;
 
     #[test]
     fn a_position_and_its_colour_mirror_have_swapped_perspectives() {

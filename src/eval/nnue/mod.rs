@@ -24,7 +24,7 @@ use self::network::{OUTPUT_BIASES, OUTPUT_BUCKETS, QA, QB, SCALE};
 use self::stack::AccumulatorStack;
 use super::endgame::{self, Verdict};
 use super::score::{MAX_EVAL, Score};
-use crate::board::{Board, Color};
+use kiln_board::{Board, Color};
 
 /// The network's evaluation of `board` from the side to move's point of
 /// view, updating `stack` (this thread's accumulators) on the way.

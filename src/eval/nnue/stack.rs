@@ -15,7 +15,7 @@
 //! search never evaluates is never updated.
 
 use super::accumulator::{Accumulator, Delta};
-use crate::board::{Board, ColoredPiece, Move, MoveFlag, PieceKind, Square};
+use kiln_board::{Board, ColoredPiece, Move, MoveFlag, PieceKind, Square};
 
 /// The most moves replayed from an ancestor: a full refresh adds about
 /// 30 columns per half, a move changes two to four, so beyond this a
@@ -40,8 +40,8 @@ pub struct AccumulatorStack {
 /// The key of the position after `ply` moves of `board`'s history.
 #[inline(always)]
 fn key_at(board: &Board, ply: usize) -> u64 {
-    match board.history.get(ply) {
-        Some(state) => state.key.0,
+    match board.history().get(ply) {
+        Some(entry) => entry.key_before().0,
         None => board.key().0,
     }
 }
@@ -54,7 +54,7 @@ impl AccumulatorStack {
 
     /// The accumulator of `board`'s current position.
     pub fn update(&mut self, board: &Board) -> &Accumulator {
-        let len = board.history.len();
+        let len = board.history().len();
         if self.entries.len() <= len {
             let blank = Entry {
                 key: 0,
@@ -88,13 +88,13 @@ impl AccumulatorStack {
 
     /// Brings entries `from + 1 ..= len` up to date from entry `from`.
     fn replay(&mut self, board: &Board, from: usize) {
-        let len = board.history.len();
+        let len = board.history().len();
         let mut deltas = [Delta::NONE; MAX_REPLAY];
-        let mut mailbox = board.mailbox;
+        let mut mailbox = *board.mailbox();
         let mut mover = !board.side_to_move();
         for ply in (from..len).rev() {
-            let state = &board.history[ply];
-            deltas[ply - from] = undo(&mut mailbox, mover, state.mv, state.captured);
+            let entry = &board.history()[ply];
+            deltas[ply - from] = undo(&mut mailbox, mover, entry.mv(), entry.captured());
             mover = !mover;
         }
         for ply in from..len {
@@ -113,7 +113,7 @@ impl AccumulatorStack {
 /// it) and returns what the move changed.
 fn undo(
     mailbox: &mut [Option<ColoredPiece>; 64],
-    mover: crate::board::Color,
+    mover: kiln_board::Color,
     mv: Move,
     captured: Option<ColoredPiece>,
 ) -> Delta {
@@ -175,8 +175,8 @@ fn undo(
 mod tests {
     use super::*;
     use crate::eval::nnue::simd::{output_sum, output_sum_scalar};
-    use crate::movegen::{MoveList, generate_all};
     use crate::rng::Rng;
+    use kiln_board::{MoveList, generate_all};
 
     /// Castling both ways (standard and Chess960), en passant and
     /// promotions with and without capture all turn up in these games.
@@ -194,7 +194,7 @@ mod tests {
         let fresh = Accumulator::refresh(board);
         assert_eq!(*stack.update(board), fresh, "{}", board.to_fen());
         let bucket = crate::eval::nnue::bucket(board);
-        for us in crate::board::Color::ALL {
+        for us in kiln_board::Color::ALL {
             let (a, b) = (fresh.half(us), fresh.half(!us));
             assert_eq!(
                 output_sum(a, b, bucket),

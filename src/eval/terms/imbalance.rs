@@ -1,7 +1,7 @@
 //! Material imbalance: what a piece is worth beside other material.
 
 use super::*;
-use crate::board::Board;
+use kiln_board::Board;
 
 /// Material imbalance of `us`: what a piece is worth beside other material.
 /// For every pair of kinds (pawn, knight, bishop, rook, queen), our count of

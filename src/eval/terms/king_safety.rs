@@ -4,11 +4,11 @@
 //! distance to its pawns.
 
 use super::*;
-use crate::board::{Bitboard, Board};
 use crate::eval::masks::{
     adjacent_files, diagonal_reach, distance, file_mask, king_flank, king_ring, knight_reach,
     passed_span, rank_mask, straight_reach,
 };
+use kiln_board::{Bitboard, Board};
 
 /// What one side's pieces do against the enemy king zone (the king's
 /// square and ring), gathered in the piece loop.

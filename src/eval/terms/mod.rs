@@ -19,7 +19,7 @@
 //! is scored from its own point of view; the sink subtracts Black's from
 //! White's.
 
-use crate::board::{Board, Color, PieceKind};
+use kiln_board::{Board, Color, PieceKind};
 
 mod imbalance;
 mod king_safety;

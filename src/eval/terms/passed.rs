@@ -4,11 +4,11 @@
 //! them.
 
 use super::*;
-use crate::board::{Board, Square};
+use crate::eval::masks::forward;
 use crate::eval::masks::{
     distance, file_mask, forward_file, passed_span, ranks_ahead, relative_rank,
 };
-use crate::movegen::forward;
+use kiln_board::{Board, Square};
 
 /// The passed-pawn terms of `us` (attacks `ours`) against the other side
 /// (attacks `theirs`), for the passers the pawn-structure pass found.

@@ -4,10 +4,10 @@
 //! table can cache it.
 
 use super::*;
-use crate::board::Bitboard;
 use crate::eval::masks::{
     adjacent_files, forward_file, passed_span, pawn_attacks, rank_mask, ranks_ahead, relative_rank,
 };
+use kiln_board::Bitboard;
 
 /// What the pawn-structure pass tells the rest of the evaluation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

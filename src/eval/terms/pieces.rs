@@ -6,12 +6,12 @@
 
 use super::king_safety::KingAttack;
 use super::*;
-use crate::board::{Bitboard, Board, CastlingRights, attacks};
+use crate::eval::masks::forward;
 use crate::eval::masks::{
     CENTRE, diagonal_reach, distance, file_mask, king_ring, pawn_attacks, pawn_double_attacks,
     rank_mask, relative_rank,
 };
-use crate::movegen::forward;
+use kiln_board::{Bitboard, Board, CastlingRights, attacks};
 
 /// First weight of each piece kind's mobility table, indexed by the number
 /// of reachable squares (pawns and kings have none: never looked up).

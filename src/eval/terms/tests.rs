@@ -1,7 +1,7 @@
 //! Term counts on chosen positions, and colour symmetry.
 
 use super::*;
-use crate::board::PieceKind;
+use kiln_board::PieceKind;
 
 /// A sink that counts what each term reports, per colour.
 #[derive(Default)]

@@ -3,11 +3,11 @@
 //! the queen, and safe pawn pushes that would attack a piece.
 
 use super::*;
-use crate::board::{Bitboard, Board};
+use crate::eval::masks::forward;
 use crate::eval::masks::{
     between, diagonal_reach, king_ring, knight_reach, pawn_attacks, straight_reach,
 };
-use crate::movegen::forward;
+use kiln_board::{Bitboard, Board};
 
 /// Threats by `us` (attacks `ours`) on the pieces of the other side
 /// (attacks `theirs`): pieces attacked by pawns, rooks and queens attacked

@@ -2,7 +2,7 @@
 //! and its key matches a recomputation.
 #![no_main]
 
-use kiln::board::Board;
+use kiln_board::Board;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

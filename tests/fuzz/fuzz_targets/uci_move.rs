@@ -2,8 +2,8 @@
 //! is legal and survives make/unmake.
 #![no_main]
 
-use kiln::board::Board;
-use kiln::movegen::{MoveList, generate_all, parse_uci_move};
+use kiln_board::Board;
+use kiln_board::{MoveList, generate_all, parse_uci_move};
 use libfuzzer_sys::fuzz_target;
 
 const POSITIONS: [&str; 4] = [

@@ -1,7 +1,7 @@
 //! The CECP (XBoard) command parser and move notation never panic.
 #![no_main]
 
-use kiln::board::Board;
+use kiln_board::Board;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -128,7 +128,7 @@ pub(super) fn stats(input: &str) -> Result<String, DataToolError> {
 mod tests {
     use super::super::{Options, run_to_string};
     use super::*;
-    use kiln::board::Board;
+    use kiln_board::Board;
 
     /// A game of `positions` start positions and a marker.
     fn game(number: u64, positions: usize) -> Game {

@@ -7,12 +7,13 @@
 use std::sync::Arc;
 
 use super::DatagenError;
-use kiln::board::{Board, STARTPOS};
 use kiln::eval::score::Score;
-use kiln::movegen::{has_legal_move, play_random_plies};
+use kiln::opening::play_random_plies;
 use kiln::rng::Rng;
 use kiln::search::limits::Limits;
 use kiln::search::{SearchShared, Searcher};
+use kiln_board::has_legal_move;
+use kiln_board::{Board, STARTPOS};
 use kiln_format::{FileAction, FileError};
 
 /// Depth of the verification search of an opening...
@@ -240,7 +241,7 @@ pub(super) fn choose_start(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kiln::board::{CastleSide, Color};
+    use kiln_board::{CastleSide, Color};
 
     #[test]
     fn lopsided_and_finished_openings_are_rejected() {

@@ -11,12 +11,12 @@ use super::opening::{Openings, choose_start, game_rng};
 use super::options::Options;
 use crate::games::GameBuilder;
 use crate::uci_client::{MATE_LABEL, UciClient};
-use kiln::board::{Board, Color};
 use kiln::eval::score::{MATE_BOUND, Score, is_mate};
-use kiln::movegen::{MoveList, generate_all, parse_uci_move};
 use kiln::search::limits::Limits;
 use kiln::search::{SearchResult, SearchShared, Searcher};
 use kiln::syzygy::{Tablebases, Wdl};
+use kiln_board::{Board, Color};
+use kiln_board::{MoveList, generate_all, parse_uci_move};
 use kiln_format::game::Game;
 use kiln_format::record::GameResult;
 
@@ -402,7 +402,7 @@ mod tests {
             result("7k/8/6K1/8/8/8/8/R7 b - - 100 80"),
             Some(GameResult::Draw)
         );
-        assert_eq!(result(kiln::board::STARTPOS), None);
+        assert_eq!(result(kiln_board::STARTPOS), None);
         let start = Board::startpos();
         assert_eq!(decided(&start, MAX_PLIES, None), Some(GameResult::Draw));
     }

@@ -15,7 +15,7 @@ use super::DatagenError;
 use super::options::Options;
 use super::play::{Setup, opponent_color, play_game};
 use crate::uci_client::UciClient;
-use kiln::board::Color;
+use kiln_board::Color;
 use kiln_format::game::{Game, GameFileError, GameReader, GameWriter, Header};
 
 /// Games a thread may run ahead of the first game not yet written, per

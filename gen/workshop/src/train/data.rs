@@ -32,8 +32,8 @@ use crate::positions::{self, DataError, LoadFilter};
 use crate::progress::Progress;
 use crate::texel::{self, Sample};
 use crate::trace::{self, BuiltParamsError};
-use kiln::board::{Board, Color, ColoredPiece, PieceKind, Square};
 use kiln::eval::nnue::features;
+use kiln_board::{Board, Color, ColoredPiece, PieceKind, Square};
 use kiln_format::game::PackedPosition;
 use kiln_format::record::GameResult;
 
@@ -298,7 +298,7 @@ pub fn hand_written_loss(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kiln::board::ColoredPiece;
+    use kiln_board::ColoredPiece;
 
     #[test]
     fn features_and_targets_follow_the_side_to_move() {
@@ -306,7 +306,7 @@ mod tests {
         let position = Position::new(&board, 1.0, Some(300.0));
         let (mut us, mut them) = ([0; MAX_ACTIVE], [0; MAX_ACTIVE]);
         assert_eq!(position.features(&mut us, &mut them), 3);
-        let rook = ColoredPiece::new(Color::White, kiln::board::PieceKind::Rook);
+        let rook = ColoredPiece::new(Color::White, kiln_board::PieceKind::Rook);
         let a1 = "a1".parse().unwrap();
         assert_eq!(usize::from(us[0]), features::index(Color::Black, rook, a1));
         assert_eq!(

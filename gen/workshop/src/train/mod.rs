@@ -323,9 +323,9 @@ fn quantisation_error(
 mod tests {
     use super::*;
     use crate::positions::{self, GameResult};
-    use kiln::board::Board;
-    use kiln::movegen::{MoveList, generate_all};
     use kiln::rng::Rng;
+    use kiln_board::Board;
+    use kiln_board::{MoveList, generate_all};
 
     /// Material from White's side, in centipawns.
     fn material(board: &Board) -> i32 {

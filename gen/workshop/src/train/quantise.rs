@@ -130,8 +130,8 @@ mod tests {
     /// file: the trainer's quantised check measures what the engine plays.
     #[test]
     fn the_engine_evaluates_its_built_in_network_as_the_trainer_does() {
-        use kiln::board::Board;
         use kiln::eval::nnue::{self, features, network};
+        use kiln_board::Board;
         // The engine's build script reads KILN_NET relative to the
         // workspace root, two levels above this crate.
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
