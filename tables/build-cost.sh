@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# What a new user pays to build a crate that depends on kiln-tables, beside the
-# same scratch crate on cozy-chess, chess and shakmaty.
+# What a new user pays to build a crate that depends on kiln-tables or on
+# kiln-board, beside the same scratch crate on cozy-chess, chess and shakmaty.
 #
 # Creates one scratch binary crate per library in a temporary directory
-# (kiln-tables as a path dependency on this checkout, the others from
+# (kiln-tables and kiln-board as path dependencies on this checkout, the others from
 # crates.io), fetches their sources first (not timed), then builds each from an
 # empty target directory in debug and in release, all in one run, and prints
 # each wall-clock time and its ratio to kiln-tables'.
@@ -37,7 +37,7 @@ for c in "${others[@]}"; do
     ;;
   esac
 done
-crates=(kiln-tables "${others[@]}")
+crates=(kiln-tables kiln-board "${others[@]}")
 
 # scratch NAME DEPENDENCY-LINE MAIN-BODY
 scratch() {
@@ -59,6 +59,8 @@ EOF
 
 scratch kiln-tables "kiln-tables = { path = \"$tables_dir\" }" \
   'println!("{:x}", std::hint::black_box(kiln_tables::START_KEY));'
+scratch kiln-board "kiln-board = { path = \"$tables_dir/../board\" }" \
+  'println!("{}", kiln_board::perft(&mut kiln_board::Board::startpos(), 2));'
 scratch cozy-chess 'cozy-chess = "0.3"' \
   'println!("{:x}", cozy_chess::Board::default().hash());'
 scratch chess 'chess = "3"' \
@@ -102,11 +104,11 @@ done
 
 echo
 echo "== clean build, wall clock (best of $rounds), $(nproc) cores, $(rustc --version)"
-printf '%-8s %-12s %8s %10s\n' profile crate seconds "x kiln"
+printf '%-8s %-12s %8s %12s\n' profile crate seconds "x kiln-tables"
 for profile in debug release; do
   base=${best["kiln-tables $profile"]}
   for c in "${crates[@]}"; do
     t=${best["$c $profile"]}
-    printf '%-8s %-12s %8.2f %10.2f\n' "$profile" "$c" "$t" "$(echo "scale=4; $t / $base" | bc)"
+    printf '%-8s %-12s %8.2f %12.2f\n' "$profile" "$c" "$t" "$(echo "scale=4; $t / $base" | bc)"
   done
 done

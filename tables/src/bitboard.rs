@@ -17,6 +17,7 @@ use crate::Square;
 /// const K: Bitboard = knight_attacks(Square::G1);
 /// assert_eq!(K, Square::E2.bitboard() | Square::F3.bitboard() | Square::H3.bitboard());
 /// assert_eq!(K.0, 0x0000_0000_00a0_1000);
+/// assert_eq!(Bitboard::from(Square::E2), Square::E2.bitboard());
 /// let squares: Vec<Square> = K.into_iter().collect();
 /// assert_eq!(squares, [Square::E2, Square::F3, Square::H3]);
 /// ```

@@ -36,6 +36,7 @@ impl Color {
     pub const ALL: [Color; 2] = [Color::White, Color::Black];
 
     /// The colour with `index` 0 (White) or 1 (Black); `None` otherwise.
+    /// The same as [`Color::from_index`].
     ///
     /// ```
     /// use kiln_tables::Color;
@@ -50,6 +51,23 @@ impl Color {
             1 => Some(Color::Black),
             _ => None,
         }
+    }
+
+    /// The colour with `index` 0 (White) or 1 (Black); `None` otherwise:
+    /// the inverse of [`Color::index`], as
+    /// [`Square::from_index`](crate::Square::from_index) is for squares.
+    /// [`Color::new`] is the same function.
+    ///
+    /// ```
+    /// use kiln_tables::Color;
+    ///
+    /// assert_eq!(Color::from_index(0), Some(Color::White));
+    /// assert_eq!(Color::from_index(Color::Black.index() as u8), Some(Color::Black));
+    /// assert_eq!(Color::from_index(2), None);
+    /// ```
+    #[inline]
+    pub const fn from_index(index: u8) -> Option<Color> {
+        Color::new(index)
     }
 
     /// The index, 0 (White) or 1 (Black), for indexing arrays.

@@ -12,11 +12,16 @@
 //!
 //! [`Square`] (`A1` = 0 … `H8` = 63), [`File`], [`Rank`], [`Color`] and
 //! [`Piece`] (the six kinds, without colour) are `#[repr(u8)]` enums with
-//! const constructors, `ALL` arrays for iteration, `flip`, and `Display` /
-//! `FromStr` for their algebraic names. A [`Bitboard`] is a set of squares,
-//! a public `u64` with bit `n` for the square of index `n`.
-//! [`CastlingRights`] holds the four castling bits. Parsing fails with a
-//! [`ParseError`] that says what was expected.
+//! `ALL` arrays for iteration, `index()` and its inverse, the const
+//! `from_index(u8) -> Option<_>`, and `Display` / `FromStr` for their
+//! algebraic names. For `File`, `Rank`, `Color` and `Piece`, `new` is the
+//! same function as `from_index`; [`Square::new`] instead builds a square
+//! from a `File` and a `Rank` and cannot fail. `Square`, `File`, `Rank` and `Color` have
+//! `flip` (the mirrored square, file or rank; the other colour); `Piece`,
+//! having no colour, has none. A [`Bitboard`] is a set of squares, a public
+//! `u64` with bit `n` for the square of index `n`. [`CastlingRights`] holds
+//! the four castling bits. Parsing fails with a [`ParseError`] that says
+//! what was expected.
 //!
 //! ```
 //! use kiln_tables::{Color, File, Piece, Rank, Square};
@@ -62,11 +67,24 @@
 //!
 //! # Zobrist hashing
 //!
-//! The key of a position is the XOR of [`zobrist_piece`] for every piece, of
-//! [`zobrist_castling`] for its castling rights, of [`zobrist_en_passant`]
-//! when an en-passant capture is possible and of [`zobrist_side`] when Black
-//! is to move. A move updates it by XORing out what it removes and XORing in
-//! what it adds. [`START_KEY`] is the key of the start position:
+//! The key of a position is the XOR of
+//!
+//! - [`zobrist_piece`] for every piece on the board;
+//! - [`zobrist_castling`] of its castling rights, always exactly one such
+//!   key: the empty set ([`CastlingRights::NONE`]) has a key of its own;
+//! - [`zobrist_en_passant`] of the en-passant file, only when a pawn of the
+//!   side to move stands next to the pawn that has just advanced two squares,
+//!   so that it could capture en passant (pins are not considered). A FEN's
+//!   en-passant field alone is not the test: it may name a square no pawn
+//!   can capture on, and a position with such a square is the same position
+//!   (for repetitions) as without it. This is the rule Kiln's engine keeps,
+//!   and the Polyglot book format's;
+//! - [`zobrist_side`] when Black is to move.
+//!
+//! A move updates it by XORing out what it removes and XORing in what it
+//! adds. [`START_KEY`] is the key of the start position: its 32 pieces and
+//! all four castling rights; White is to move and there is no en-passant
+//! file, so neither of those keys is in it:
 //!
 //! ```
 //! use kiln_tables::{CastlingRights, Piece, START_KEY, Square, zobrist_castling, zobrist_piece,
@@ -101,6 +119,22 @@
 //!     ^ zobrist_side();
 //! // (No en-passant key: no Black pawn can take on e3.)
 //! assert_eq!(after_e4, key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR") ^ zobrist_side());
+//!
+//! // 1... d5 2. e5 f5: now the pawn on e5 could take on f6, so the key holds
+//! // the f-file's en-passant key until White's next move XORs it out.
+//! use kiln_tables::{Color, File, zobrist_en_passant};
+//! let step = |color, from, to| {
+//!     zobrist_piece(color, Piece::Pawn, from)
+//!         ^ zobrist_piece(color, Piece::Pawn, to)
+//!         ^ zobrist_side()
+//! };
+//! let after_f5 = after_e4
+//!     ^ step(Color::Black, Square::D7, Square::D5)
+//!     ^ step(Color::White, Square::E4, Square::E5)
+//!     ^ step(Color::Black, Square::F7, Square::F5)
+//!     ^ zobrist_en_passant(File::F);
+//! let placement = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR";
+//! assert_eq!(after_f5, key(placement) ^ zobrist_en_passant(File::F)); // White to move
 //! ```
 //!
 //! # Choosing the keys: `KILN_SEED` and the fingerprint
@@ -175,11 +209,16 @@
 //! compiled in too, with the same attacks laid out for
 //! `index = pext(occupied, mask) + offset`. Executing the `pext` instruction
 //! needs an `unsafe` call in Rust, which this crate forbids, so the caller
-//! computes the index (see `raw::pext`, documented when built for BMI2).
+//! computes the index (see `raw::pext`: on docs.rs, which builds these docs
+//! with BMI2 enabled, or in a local `cargo doc` with
+//! `RUSTFLAGS="-C target-feature=+bmi2" RUSTDOCFLAGS="-C target-feature=+bmi2"`).
 
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+// On docs.rs (nightly rustdoc, `--cfg docsrs`), label `raw::pext` with the
+// target feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod generated {
     include!(concat!(env!("OUT_DIR"), "/tables.rs"));
@@ -225,8 +264,11 @@ pub const SEED: u64 = generated::SEED;
 /// ```
 pub const FINGERPRINT: u64 = generated::FINGERPRINT;
 
-/// The Zobrist key of the standard start position (White to move, all four
-/// castling rights, no en-passant file).
+/// The Zobrist key of the standard start position: the XOR of the 32
+/// pieces' [`zobrist_piece`] keys and `zobrist_castling(CastlingRights::ALL)`.
+/// White is to move, so [`zobrist_side`] is not in it, and neither is an
+/// en-passant key (the crate docs, under "Zobrist hashing", say when a
+/// position's key holds one).
 ///
 /// ```
 /// use kiln_tables::{CastlingRights, Color, Piece, START_KEY, Square, zobrist_castling,
@@ -247,6 +289,11 @@ pub const FINGERPRINT: u64 = generated::FINGERPRINT;
 /// assert_eq!(key, START_KEY);
 /// ```
 pub const START_KEY: u64 = generated::START_KEY;
+
+/// The README's Rust snippets, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 /// Number of squares on the board.
 ///

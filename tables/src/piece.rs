@@ -51,7 +51,8 @@ impl Piece {
         Piece::King,
     ];
 
-    /// The kind with `index` 0 (pawn) to 5 (king); `None` above 5.
+    /// The kind with `index` 0 (pawn) to 5 (king); `None` above 5. The same
+    /// as [`Piece::from_index`].
     ///
     /// ```
     /// use kiln_tables::Piece;
@@ -66,6 +67,23 @@ impl Piece {
         } else {
             None
         }
+    }
+
+    /// The kind with `index` 0 (pawn) to 5 (king); `None` above 5: the
+    /// inverse of [`Piece::index`], as
+    /// [`Square::from_index`](crate::Square::from_index) is for squares.
+    /// [`Piece::new`] is the same function.
+    ///
+    /// ```
+    /// use kiln_tables::Piece;
+    ///
+    /// assert_eq!(Piece::from_index(1), Some(Piece::Knight));
+    /// assert_eq!(Piece::from_index(6), None);
+    /// assert!(Piece::ALL.iter().all(|p| Piece::from_index(p.index() as u8) == Some(*p)));
+    /// ```
+    #[inline]
+    pub const fn from_index(index: u8) -> Option<Piece> {
+        Piece::new(index)
     }
 
     /// The index, 0 (pawn) to 5 (king), for indexing arrays.

@@ -58,13 +58,16 @@ impl File {
         File::H,
     ];
 
-    /// The file with `index` 0 (a) to 7 (h); `None` above 7.
+    /// The file with `index` 0 (a) to 7 (h); `None` above 7. The same as
+    /// [`File::from_index`]. ([`Square::new`] is different: it takes a
+    /// `File` and a [`Rank`], already checked, and cannot fail.)
     ///
     /// ```
     /// use kiln_tables::File;
     ///
     /// const H: Option<File> = File::new(7);
     /// assert_eq!(H, Some(File::H));
+    /// assert_eq!(File::new(7), File::from_index(7));
     /// ```
     #[inline]
     pub const fn new(index: u8) -> Option<File> {
@@ -73,6 +76,23 @@ impl File {
         } else {
             None
         }
+    }
+
+    /// The file with `index` 0 (a) to 7 (h); `None` above 7: the inverse of
+    /// [`File::index`], named as [`Square::from_index`], [`Rank::from_index`],
+    /// [`Color::from_index`] and [`Piece::from_index`](crate::Piece::from_index)
+    /// are. [`File::new`] is the same function.
+    ///
+    /// ```
+    /// use kiln_tables::File;
+    ///
+    /// assert_eq!(File::from_index(4), Some(File::E));
+    /// assert_eq!(File::from_index(8), None);
+    /// assert!(File::ALL.iter().all(|f| File::from_index(f.index() as u8) == Some(*f)));
+    /// ```
+    #[inline]
+    pub const fn from_index(index: u8) -> Option<File> {
+        File::new(index)
     }
 
     /// The index, 0 (a) to 7 (h), for indexing arrays.
@@ -181,6 +201,7 @@ impl Rank {
     ];
 
     /// The rank with `index` 0 (first rank) to 7 (eighth); `None` above 7.
+    /// The same as [`Rank::from_index`].
     ///
     /// ```
     /// use kiln_tables::Rank;
@@ -195,6 +216,23 @@ impl Rank {
         } else {
             None
         }
+    }
+
+    /// The rank with `index` 0 (first rank) to 7 (eighth); `None` above 7:
+    /// the inverse of [`Rank::index`], as [`File::from_index`] and
+    /// [`Square::from_index`] are for theirs. [`Rank::new`] is the same
+    /// function.
+    ///
+    /// ```
+    /// use kiln_tables::Rank;
+    ///
+    /// assert_eq!(Rank::from_index(3), Some(Rank::Fourth));
+    /// assert_eq!(Rank::from_index(8), None);
+    /// assert!(Rank::ALL.iter().all(|r| Rank::from_index(r.index() as u8) == Some(*r)));
+    /// ```
+    #[inline]
+    pub const fn from_index(index: u8) -> Option<Rank> {
+        Rank::new(index)
     }
 
     /// The index, 0 (first rank) to 7 (eighth), for indexing arrays.
@@ -323,23 +361,42 @@ squares! {
 impl Square {
     /// The square on `file` and `rank`.
     ///
+    /// Unlike [`File::new`] and [`Rank::new`], which check an integer index,
+    /// this takes the typed coordinates, which are always on the board, so
+    /// it cannot fail. From integers, check them on the way in: an index
+    /// 0 to 63 with [`Square::from_index`], a file and a rank 0 to 7 with
+    /// [`File::new`] and [`Rank::new`].
+    ///
     /// ```
     /// use kiln_tables::{File, Rank, Square};
     ///
-    /// assert_eq!(Square::new(File::G, Rank::First), Square::G1);
+    /// const G1: Square = Square::new(File::G, Rank::First);
+    /// assert_eq!(G1, Square::G1);
+    ///
+    /// // From integer coordinates, each 0 to 7:
+    /// let at = |file: u8, rank: u8| {
+    ///     File::new(file).zip(Rank::new(rank)).map(|(file, rank)| Square::new(file, rank))
+    /// };
+    /// assert_eq!(at(6, 0), Some(Square::G1));
+    /// assert_eq!(at(8, 0), None);
+    /// // From an index 0 to 63 (rank * 8 + file):
+    /// assert_eq!(Square::from_index(6), Some(Square::G1));
     /// ```
     #[inline]
     pub const fn new(file: File, rank: Rank) -> Square {
         Square::from_index_masked(rank as u32 * 8 + file as u32)
     }
 
-    /// The square with `index` 0 (A1) to 63 (H8); `None` above 63.
+    /// The square with `index` 0 (A1) to 63 (H8); `None` above 63: the
+    /// inverse of [`Square::index`], like `from_index` on [`File`], [`Rank`],
+    /// [`Color`] and [`Piece`](crate::Piece).
     ///
     /// ```
     /// use kiln_tables::Square;
     ///
     /// assert_eq!(Square::from_index(63), Some(Square::H8));
     /// assert_eq!(Square::from_index(64), None);
+    /// assert!(Square::ALL.iter().all(|s| Square::from_index(s.index() as u8) == Some(*s)));
     /// ```
     #[inline]
     pub const fn from_index(index: u8) -> Option<Square> {
