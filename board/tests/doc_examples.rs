@@ -1,4 +1,4 @@
-//! Guard for "docs with an example on every public item" (issue 67): every
+//! Guard for "docs with an example on every public item": every
 //! public item declared in `board/src` must carry a doc comment with a code
 //! fence (a doc-test, which `cargo test` then compiles and runs).
 //!

@@ -1,5 +1,5 @@
 //! The attack lookups the prober needs, answered by the engine's own
-//! tables (`board::attacks`, which reads kiln-tables): the prober generates
+//! tables (`kiln_board::attacks`, which reads kiln-tables): the prober generates
 //! moves with them, so its idea of a legal move is the engine's.
 
 use pyrrhic_rs::{Color as PyrrhicColor, EngineAdapter};
