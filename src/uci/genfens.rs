@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::command::GenfensParams;
 use crate::eval::score::Score;
-use crate::opening::play_random_plies;
+use crate::opening::{book_line, book_lines, play_random_plies};
 use crate::rng::Rng;
 use crate::search::limits::Limits;
 use crate::search::{SearchShared, Searcher};
@@ -241,29 +241,23 @@ fn load_book(path: &str, warn: &mut dyn FnMut(&str)) -> Result<Vec<String>, Genf
     Ok(starts)
 }
 
-/// The positions of a book's text, as FENs. A line is an EPD (four fields,
-/// then operations such as `hmvc 0; fmvn 3;`, which are ignored: the
-/// position starts at `0 1`) or a FEN (six fields). Blank lines and `#`
-/// comments are skipped silently; a line that is not a legal position, or
-/// whose side to move has no legal move, is skipped with a warning (one per
-/// line for the first few, then a count).
+/// The positions of a book's text, as FENs, each line read by
+/// [`book_line`]. Blank lines and `#` comments are skipped silently; a line
+/// that is not a legal position, or whose side to move has no legal move,
+/// is skipped with a warning (one per line for the first few, then a
+/// count).
 pub fn parse_book(name: &str, text: &str, warn: &mut dyn FnMut(&str)) -> Vec<String> {
     let mut starts = Vec::new();
     let mut skipped = 0;
-    for (index, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        match book_position(line) {
-            Ok(fen) => starts.push(fen),
+    for (number, line) in book_lines(text) {
+        match book_line(line) {
+            Ok(board) => starts.push(board.to_fen()),
             Err(reason) => {
                 skipped += 1;
                 if skipped <= WARNED_LINES {
                     let shown: String = line.chars().take(80).collect();
                     warn(&format!(
-                        "book {name} line {}: {reason}; skipped: {shown}",
-                        index + 1
+                        "book {name} line {number}: {reason}; skipped: {shown}"
                     ));
                 }
             }
@@ -273,26 +267,6 @@ pub fn parse_book(name: &str, text: &str, warn: &mut dyn FnMut(&str)) -> Vec<Str
         warn(&format!("book {name}: {skipped} lines skipped in all"));
     }
     starts
-}
-
-/// The FEN of one book line, or why it is not a usable position.
-fn book_position(line: &str) -> Result<String, String> {
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    if fields.len() < 4 {
-        return Err("not a FEN or EPD (fewer than four fields)".to_string());
-    }
-    let counters =
-        fields.len() >= 6 && fields[4].parse::<u16>().is_ok() && fields[5].parse::<u16>().is_ok();
-    let fen = if counters {
-        fields[..6].join(" ")
-    } else {
-        format!("{} 0 1", fields[..4].join(" "))
-    };
-    let board = Board::from_fen(&fen).map_err(|e| format!("not a legal position ({e})"))?;
-    if !has_legal_move(&board) {
-        return Err("the side to move has no legal move".to_string());
-    }
-    Ok(board.to_fen())
 }
 
 #[cfg(test)]

@@ -34,8 +34,8 @@ use std::time::Duration;
 
 use super::progress::Progress;
 use super::uci_client::UciClientError;
+use kiln::opening::BookLineError;
 use kiln::syzygy::Tablebases;
-use kiln_board::FenError;
 use kiln_board::MoveParseError;
 use kiln_format::FileError;
 use kiln_format::game::GameFileError;
@@ -60,14 +60,15 @@ pub enum DatagenError {
         /// What it holds instead.
         detail: String,
     },
-    /// A line of the openings file is not a FEN or EPD position.
+    /// A line of the openings file is not an opening (read as `genfens`
+    /// reads a book line: EPD or FEN, a legal position with a legal move).
     Opening {
         /// The openings file.
         path: String,
         /// 1-based line number.
         line: usize,
-        /// What is wrong with the position.
-        error: FenError,
+        /// What is wrong with the line.
+        error: BookLineError,
     },
     /// The openings file holds no position (only blank or `#` lines).
     NoOpenings {
@@ -120,7 +121,7 @@ impl fmt::Display for DatagenError {
                 "cannot continue '{path}': {detail} (--overwrite starts it anew)"
             ),
             DatagenError::Opening { path, line, error } => {
-                write!(f, "{path}:{line}: bad position: {error}")
+                write!(f, "{path}:{line}: bad opening: {error}")
             }
             DatagenError::NoOpenings { path } => write!(
                 f,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::DatagenError;
 use kiln::eval::score::Score;
-use kiln::opening::play_random_plies;
+use kiln::opening::{book_line, book_lines, play_random_plies};
 use kiln::rng::Rng;
 use kiln::search::limits::Limits;
 use kiln::search::{SearchShared, Searcher};
@@ -31,7 +31,7 @@ const MAX_TRIES: u32 = 1000;
 pub(super) enum Openings {
     /// The standard start position.
     Start,
-    /// The positions of an openings file (FEN, 4 fields each).
+    /// The positions of an openings file, as FENs.
     Lines(Vec<String>),
     /// Double Fischer random positions.
     Dfrc,
@@ -75,19 +75,13 @@ pub(super) fn game_rng(seed: u64, game: u64) -> Rng {
 fn load_openings(path: &str) -> Result<Vec<String>, DatagenError> {
     let text = std::fs::read_to_string(path).map_err(FileError::on(FileAction::Read, path))?;
     let mut fens = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
-        let fen = fields.join(" ");
-        Board::from_fen(&fen).map_err(|error| DatagenError::Opening {
+    for (line, position) in book_lines(&text) {
+        let board = book_line(position).map_err(|error| DatagenError::Opening {
             path: path.to_string(),
-            line: n + 1,
+            line,
             error,
         })?;
-        fens.push(fen);
+        fens.push(board.to_fen());
     }
     if fens.is_empty() {
         return Err(DatagenError::NoOpenings {
