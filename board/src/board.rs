@@ -36,6 +36,9 @@ use super::{File, Square};
 pub struct HistoryEntry {
     /// The move made (`Move::NULL` for a null move).
     pub(crate) mv: Move,
+    /// The piece that moved (for a promotion, the pawn; for castling, the
+    /// king; meaningless for a null move).
+    pub(crate) moved: ColoredPiece,
     /// The piece it captured (for en passant, the pawn).
     pub(crate) captured: Option<ColoredPiece>,
     /// Castling rights before the move.

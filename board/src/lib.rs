@@ -58,6 +58,7 @@ extern crate alloc;
 pub mod attacks;
 mod board;
 mod castling;
+mod changes;
 mod draw;
 mod fen;
 mod generate;
@@ -72,6 +73,7 @@ pub mod zobrist;
 
 pub use board::{Board, HistoryEntry};
 pub use castling::CastleSide;
+pub use changes::PlacementChanges;
 pub use fen::{FenError, STARTPOS};
 pub use generate::{
     MoveSink, count_legal, generate_all, generate_captures, generate_noisy, generate_quiets,

@@ -62,6 +62,7 @@ impl Board {
         );
 
         let mut state = self.saved_state(mv);
+        state.moved = piece;
         let mut key = self.key.0 ^ zobrist::side();
         let mut pawn_key = self.pawn_key.0;
         if let Some(ep) = self.en_passant.take() {
@@ -346,6 +347,7 @@ impl Board {
     fn saved_state(&self, mv: Move) -> HistoryEntry {
         HistoryEntry {
             mv,
+            moved: ColoredPiece::WhitePawn,
             captured: None,
             castling: self.castling,
             en_passant: self.en_passant,

@@ -1,11 +1,11 @@
 //! The accumulator: the first layer's sums for both perspectives, built
 //! from scratch ([`Accumulator::refresh`]) or updated from a parent by the
-//! features a move changed ([`Delta`]).
+//! pieces a move took off and put on ([`PlacementChanges`]).
 
 use super::features::index;
 use super::network::{Aligned, FEATURE_BIASES, FEATURE_WEIGHTS};
 use super::simd::{self, Half};
-use kiln_board::{Board, Color, ColoredPiece, Square};
+use kiln_board::{Board, Color, ColoredPiece, PlacementChanges, Square};
 
 /// The first layer's sums, `values.0[perspective.index()]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,9 +61,9 @@ impl Accumulator {
     /// This accumulator set to `parent` with the changes of one move, in
     /// one pass over each half ([`simd::add_sub_into`]).
     #[inline]
-    pub fn apply_from(&mut self, parent: &Accumulator, delta: &Delta) {
-        let removed = &delta.removed[..delta.removed_len];
-        let added = &delta.added[..delta.added_len];
+    pub fn apply_from(&mut self, parent: &Accumulator, changes: &PlacementChanges) {
+        let removed = changes.removed();
+        let added = changes.added();
         for color in Color::ALL {
             let column = |&(piece, square): &(ColoredPiece, Square)| {
                 &FEATURE_WEIGHTS.0[index(color, piece, square)]
@@ -82,43 +82,5 @@ impl Accumulator {
                 &off[..removed.len()],
             );
         }
-    }
-}
-
-/// The pieces a move lifts and drops: at most two each way (castling
-/// moves king and rook; a capture removes the mover from its square and
-/// the victim from its own).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Delta {
-    removed: [(ColoredPiece, Square); 2],
-    removed_len: usize,
-    added: [(ColoredPiece, Square); 2],
-    added_len: usize,
-}
-
-/// Filler for the unused slots of a [`Delta`].
-const NOTHING: (ColoredPiece, Square) = (ColoredPiece::WhitePawn, Square::A1);
-
-impl Delta {
-    /// No change (a null move).
-    pub const NONE: Delta = Delta {
-        removed: [NOTHING; 2],
-        removed_len: 0,
-        added: [NOTHING; 2],
-        added_len: 0,
-    };
-
-    /// Records that `piece` left `square`.
-    #[inline]
-    pub fn remove(&mut self, piece: ColoredPiece, square: Square) {
-        self.removed[self.removed_len] = (piece, square);
-        self.removed_len += 1;
-    }
-
-    /// Records that `piece` arrived on `square`.
-    #[inline]
-    pub fn add(&mut self, piece: ColoredPiece, square: Square) {
-        self.added[self.added_len] = (piece, square);
-        self.added_len += 1;
     }
 }

@@ -2,20 +2,19 @@
 //! history, brought up to date lazily from the board itself.
 //!
 //! The board knows nothing of the network: it only keeps its history
-//! (`State`: each move, the piece it captured, the key before it). Entry
-//! `i` of the stack holds the accumulator of the position after `i` moves
-//! of that history, tagged with the position's key. To evaluate, the stack
-//! looks for the nearest ancestor whose entry still carries that
-//! ancestor's key, works out what each later move changed by walking the
-//! moves back from the current board on a copy of its mailbox, and
-//! replays those changes forward; with no such ancestor within
-//! [`MAX_REPLAY`] moves (the root of a search, a new position) it builds
-//! the accumulator from scratch. Make and unmake cost nothing extra, so
+//! (each move with the pieces it took off and put on, and the key before
+//! it). Entry `i` of the stack holds the accumulator of the position after
+//! `i` moves of that history, tagged with the position's key. To evaluate,
+//! the stack looks for the nearest ancestor whose entry still carries that
+//! ancestor's key and replays forward what each later move changed
+//! ([`HistoryEntry::changes`](kiln_board::HistoryEntry::changes)); with no
+//! such ancestor within [`MAX_REPLAY`] moves (the root of a search, a new
+//! position) it builds the accumulator from scratch. Make and unmake cost nothing extra, so
 //! perft and the classical evaluation are untouched, and a position the
 //! search never evaluates is never updated.
 
-use super::accumulator::{Accumulator, Delta};
-use kiln_board::{Board, ColoredPiece, Move, MoveFlag, PieceKind, Square};
+use super::accumulator::Accumulator;
+use kiln_board::Board;
 
 /// The most moves replayed from an ancestor: a full refresh adds about
 /// 30 columns per half, a move changes two to four, so beyond this a
@@ -86,89 +85,20 @@ impl AccumulatorStack {
         acc
     }
 
-    /// Brings entries `from + 1 ..= len` up to date from entry `from`.
+    /// Brings entries `from + 1 ..= len` up to date from entry `from`, by
+    /// what each move of the board's history changed.
     fn replay(&mut self, board: &Board, from: usize) {
-        let len = board.history().len();
-        let mut deltas = [Delta::NONE; MAX_REPLAY];
-        let mut mailbox = *board.mailbox();
-        let mut mover = !board.side_to_move();
-        for ply in (from..len).rev() {
-            let entry = &board.history()[ply];
-            deltas[ply - from] = undo(&mut mailbox, mover, entry.mv(), entry.captured());
-            mover = !mover;
-        }
-        for ply in from..len {
+        let history = board.history();
+        for ply in from..history.len() {
             // The child is written straight from its parent, no copy
             // between (the entries are neighbours in one vector).
             let (done, rest) = self.entries.split_at_mut(ply + 1);
             let next = &mut rest[0];
-            next.acc.apply_from(&done[ply].acc, &deltas[ply - from]);
+            next.acc.apply_from(&done[ply].acc, &history[ply].changes());
             next.key = key_at(board, ply + 1);
             next.filled = true;
         }
     }
-}
-
-/// Takes `mv`, made by `mover`, back on `mailbox` (the placement after
-/// it) and returns what the move changed.
-fn undo(
-    mailbox: &mut [Option<ColoredPiece>; 64],
-    mover: kiln_board::Color,
-    mv: Move,
-    captured: Option<ColoredPiece>,
-) -> Delta {
-    let mut delta = Delta::NONE;
-    if mv.is_null() {
-        return delta;
-    }
-    let (from, to) = (mv.from(), mv.to());
-    match mv.flag() {
-        MoveFlag::Castle => {
-            let king = ColoredPiece::new(mover, PieceKind::King);
-            let rook = ColoredPiece::new(mover, PieceKind::Rook);
-            let side = mv.castle_side();
-            let king_to = side.king_destination(from.rank());
-            let rook_to = side.rook_destination(from.rank());
-            delta.remove(king, from);
-            delta.remove(rook, to);
-            delta.add(king, king_to);
-            delta.add(rook, rook_to);
-            mailbox[king_to.index()] = None;
-            mailbox[rook_to.index()] = None;
-            mailbox[from.index()] = Some(king);
-            mailbox[to.index()] = Some(rook);
-        }
-        MoveFlag::EnPassant => {
-            let pawn = ColoredPiece::new(mover, PieceKind::Pawn);
-            let victim = ColoredPiece::new(!mover, PieceKind::Pawn);
-            let captured_at = Square::from_index_masked(to as u32 ^ 8);
-            delta.remove(pawn, from);
-            delta.remove(victim, captured_at);
-            delta.add(pawn, to);
-            mailbox[to.index()] = None;
-            mailbox[from.index()] = Some(pawn);
-            mailbox[captured_at.index()] = Some(victim);
-        }
-        _ => {
-            let Some(landed) = mailbox[to.index()] else {
-                debug_assert!(false, "no piece on {to} after {mv}");
-                return delta;
-            };
-            let moved = if mv.is_promotion() {
-                ColoredPiece::new(mover, PieceKind::Pawn)
-            } else {
-                landed
-            };
-            delta.remove(moved, from);
-            if let Some(victim) = captured {
-                delta.remove(victim, to);
-            }
-            delta.add(landed, to);
-            mailbox[from.index()] = Some(moved);
-            mailbox[to.index()] = captured;
-        }
-    }
-    delta
 }
 
 #[cfg(test)]
