@@ -811,17 +811,17 @@ impl Board {
     pub(crate) fn attacked_by(&self, square: Square, by: Color, occupied: Bitboard) -> bool {
         let them = self.by_color[by.index()];
         let queens = self.by_kind[PieceKind::Queen.index()];
+        let rook_like = them & (self.by_kind[PieceKind::Rook.index()] | queens);
+        let bishop_like = them & (self.by_kind[PieceKind::Bishop.index()] | queens);
+        // A slider is looked up only when one shares a line with the
+        // square (the empty board's attack set is two loads).
         (attacks::knight(square) & them & self.by_kind[PieceKind::Knight.index()]).any()
             || (attacks::pawn(!by, square) & them & self.by_kind[PieceKind::Pawn.index()]).any()
-            || (attacks::rook(square, occupied)
-                & them
-                & (self.by_kind[PieceKind::Rook.index()] | queens))
-                .any()
-            || (attacks::bishop(square, occupied)
-                & them
-                & (self.by_kind[PieceKind::Bishop.index()] | queens))
-                .any()
             || (attacks::king(square) & them & self.by_kind[PieceKind::King.index()]).any()
+            || ((attacks::rook(square, Bitboard::EMPTY) & rook_like).any()
+                && (attacks::rook(square, occupied) & rook_like).any())
+            || ((attacks::bishop(square, Bitboard::EMPTY) & bishop_like).any()
+                && (attacks::bishop(square, occupied) & bishop_like).any())
     }
 
     /// Enemy pieces giving check to the side to move.
@@ -857,13 +857,13 @@ impl Board {
         let us = self.side;
         let them = self.by_color[(!us).index()];
         let queens = self.by_kind[PieceKind::Queen.index()];
-        crate::generate::pinned_to(
-            self.king_square(us),
-            self.by_color[us.index()],
-            them,
+        let king = self.king_square(us);
+        let snipers = crate::generate::snipers(
+            king,
             (self.by_kind[PieceKind::Rook.index()] | queens) & them,
             (self.by_kind[PieceKind::Bishop.index()] | queens) & them,
-        )
+        );
+        crate::generate::pinned_to(king, self.by_color[us.index()], self.occupied(), snipers)
     }
 
     /// True when the side to move is in check.

@@ -237,21 +237,27 @@ const fn forward(bb: u64, color: Color) -> u64 {
     attacks::forward(Bitboard(bb), color).0
 }
 
-/// The pieces of `ours` pinned to `king`: enemy sliders (`rook_like`,
-/// `bishop_like`, which are among `them`) see the king through our
-/// pieces, with exactly one piece, ours, between.
+/// The enemy sliders on a line with `king` as if the board were empty:
+/// the only pieces that can check it along a line or pin a piece to it.
+/// (Two table loads: the attack sets of an empty board.)
+#[inline(always)]
+pub(crate) fn snipers(king: Square, rook_like: Bitboard, bishop_like: Bitboard) -> Bitboard {
+    (attacks::rook(king, Bitboard::EMPTY) & rook_like)
+        | (attacks::bishop(king, Bitboard::EMPTY) & bishop_like)
+}
+
+/// The pieces of `ours` pinned to `king` by `snipers` ([`snipers`]): a
+/// sniper with exactly one piece between it and the king, and that piece
+/// ours. (A sniper with an enemy piece between, or several pieces, pins
+/// nothing; one with none checks.)
 #[inline(always)]
 pub(crate) fn pinned_to(
     king: Square,
     ours: Bitboard,
-    them: Bitboard,
-    rook_like: Bitboard,
-    bishop_like: Bitboard,
+    occupied: Bitboard,
+    snipers: Bitboard,
 ) -> Bitboard {
-    let occupied = ours | them;
     let mut pinned = Bitboard::EMPTY;
-    let snipers =
-        (attacks::rook(king, them) & rook_like) | (attacks::bishop(king, them) & bishop_like);
     for sniper in snipers {
         let blockers = attacks::between(king, sniper) & occupied;
         if !blockers.more_than_one() {
@@ -278,11 +284,14 @@ pub(crate) fn generate<S: Sink, const MODE: u8>(board: &Board, sink: &mut S) {
     let rook_like = (board.kind_bb(PieceKind::Rook) | queens_k) & them;
     let bishop_like = (board.kind_bb(PieceKind::Bishop) | queens_k) & them;
 
-    let checkers = ((attacks::pawn(us, king) & pawns_k)
-        | (attacks::knight(king) & knights_k)
-        | (attacks::rook(king, occupied) & rook_like)
-        | (attacks::bishop(king, occupied) & bishop_like))
-        & them;
+    // Sliders are looked up only when one shares a line with the king.
+    let snipers = snipers(king, rook_like, bishop_like);
+    let mut checkers =
+        ((attacks::pawn(us, king) & pawns_k) | (attacks::knight(king) & knights_k)) & them;
+    if snipers.any() {
+        checkers |= (attacks::rook(king, occupied) & rook_like)
+            | (attacks::bishop(king, occupied) & bishop_like);
+    }
 
     let (want_noisy, want_quiet) = match MODE {
         mode::ALL => (true, true),
@@ -328,7 +337,7 @@ pub(crate) fn generate<S: Sink, const MODE: u8>(board: &Board, sink: &mut S) {
         None => Bitboard::FULL,
     };
 
-    let pinned = pinned_to(king, ours, them, rook_like, bishop_like);
+    let pinned = pinned_to(king, ours, occupied, snipers);
 
     let targets = (noisy_mask | quiet_mask) & check_mask;
 
