@@ -37,7 +37,16 @@ for c in "${others[@]}"; do
     ;;
   esac
 done
-crates=(kiln-tables kiln-board "${others[@]}")
+# Each library is built twice over where it matters: a scratch crate that
+# only touches its tables or board (a key), and, for the two move
+# generators, one that generates moves (perft 2), which is what a user of
+# a board crate compiles: cozy-chess's generator is generic over the
+# caller's closure, so its code is compiled in the user's crate.
+crates=(kiln-tables kiln-board)
+for c in "${others[@]}"; do
+  crates+=("$c")
+  [ "$c" = cozy-chess ] && crates+=(cozy-moves)
+done
 
 # scratch NAME DEPENDENCY-LINE MAIN-BODY
 scratch() {
@@ -63,6 +72,8 @@ scratch kiln-board "kiln-board = { path = \"$tables_dir/../board\" }" \
   'println!("{}", kiln_board::perft(&mut kiln_board::Board::startpos(), 2));'
 scratch cozy-chess 'cozy-chess = "0.3"' \
   'println!("{:x}", cozy_chess::Board::default().hash());'
+scratch cozy-moves 'cozy-chess = "0.3"' \
+  'let b = cozy_chess::Board::default(); let mut n = 0; b.generate_moves(|ms| { for m in ms { let mut c = b.clone(); c.play_unchecked(m); c.generate_moves(|x| { n += x.len(); false }); } false }); println!("{n}");'
 scratch chess 'chess = "3"' \
   'println!("{:x}", chess::Board::default().get_hash());'
 scratch shakmaty 'shakmaty = "0.30"' \
@@ -77,7 +88,8 @@ for c in "${crates[@]}"; do
   cargo fetch --quiet --manifest-path "$scratch/$c/Cargo.toml"
 done
 for c in "${crates[@]}"; do
-  printf '%-12s %s\n' "$c" "$(grep -A1 "^name = \"$c\"" "$scratch/$c/Cargo.lock" | sed -n 's/^version = "\(.*\)"/\1/p')"
+  lib=${c/cozy-moves/cozy-chess}
+  printf '%-12s %s\n' "$c" "$(grep -A1 "^name = \"$lib\"" "$scratch/$c/Cargo.lock" | sed -n 's/^version = "\(.*\)"/\1/p')"
 done
 
 declare -A best
