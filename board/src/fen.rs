@@ -338,6 +338,36 @@ impl Board {
     /// # Ok::<(), kiln_board::FenError>(())
     /// ```
     pub fn to_fen(&self) -> String {
+        self.fen_with(false)
+    }
+
+    /// The position as Shredder-FEN: every castling right written as its
+    /// rook's file (`HAha` for the standard start), as some Chess960 GUIs
+    /// expect. [`Board::from_fen`] reads it back.
+    ///
+    /// ```
+    /// use kiln_board::Board;
+    ///
+    /// assert_eq!(
+    ///     Board::startpos().to_shredder_fen(),
+    ///     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"
+    /// );
+    /// let chess960: Board = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9".parse()?;
+    /// assert_eq!(chess960.to_fen(), "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9");
+    /// assert_eq!(
+    ///     chess960.to_shredder_fen(),
+    ///     "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+    /// );
+    /// assert_eq!(chess960.to_shredder_fen().parse::<Board>()?, chess960);
+    /// # Ok::<(), kiln_board::FenError>(())
+    /// ```
+    pub fn to_shredder_fen(&self) -> String {
+        self.fen_with(true)
+    }
+
+    /// The FEN, with every castling right as a file letter when
+    /// `shredder`, X-FEN's letters otherwise.
+    fn fen_with(&self, shredder: bool) -> String {
         let mut out = String::with_capacity(90);
         for rank in Rank::ALL.iter().rev() {
             let mut empty = 0;
@@ -367,7 +397,7 @@ impl Board {
         for color in Color::ALL {
             for side in CastleSide::ALL {
                 if let Some(rook) = self.castling_rook(color, side) {
-                    let outermost = self.outermost_rook(color, side) == Some(rook);
+                    let outermost = !shredder && self.outermost_rook(color, side) == Some(rook);
                     let c = match (outermost, side) {
                         (true, CastleSide::Short) => 'K',
                         (true, CastleSide::Long) => 'Q',

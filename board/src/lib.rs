@@ -7,7 +7,8 @@
 //!   [`unmake_move`](Board::unmake_move) on a history the board keeps
 //!   (repetitions, [`Board::history`]).
 //! - FEN, X-FEN and Shredder-FEN in ([`Board::from_fen`], [`FenError`] says
-//!   what is wrong and where) and out ([`Board::to_fen`]).
+//!   what is wrong and where) and out ([`Board::to_fen`],
+//!   [`Board::to_shredder_fen`]).
 //! - Legal moves only, generated with check and pin masks into any
 //!   [`MoveSink`]: [`generate_all`], [`generate_captures`],
 //!   [`generate_noisy`], [`generate_quiets`]; [`is_legal`] for a move from

@@ -53,6 +53,9 @@ proptest! {
             prop_assert_eq!(parsed.pawn_key(), board.pawn_key(), "FEN {}", fen);
             prop_assert_eq!(parsed.material(), board.material(), "FEN {}", fen);
             prop_assert_eq!(parsed.to_fen(), fen.clone());
+            let shredder = board.to_shredder_fen();
+            let parsed = Board::from_fen(&shredder).expect("an emitted Shredder-FEN parses");
+            prop_assert_eq!(&parsed, &board, "Shredder-FEN {}", shredder);
 
             if !board.in_check() {
                 board.make_null();
