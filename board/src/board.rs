@@ -236,6 +236,16 @@ impl Board {
         }
     }
 
+    /// A copy of the position with an empty history: a clone would copy the
+    /// whole history, and making a move on the copy then allocates room for
+    /// one entry only. (Repetitions before the copy are not seen from it.)
+    pub(crate) fn without_history(&self) -> Board {
+        Board {
+            history: Vec::new(),
+            ..*self
+        }
+    }
+
     // ----- accessors -----------------------------------------------------
 
     /// The side to move.

@@ -16,6 +16,9 @@
 //! - [`Move`] in 16 bits, read from and written as UCI text
 //!   ([`parse_uci_move`], [`Move::to_uci`]); castling is king-takes-rook
 //!   inside, written either way.
+//! - SAN, PGN's move text, in ([`parse_san`], [`SanError`]) and out
+//!   ([`Move::san`], [`Move::to_san`]), with minimal disambiguation and
+//!   `+` / `#`.
 //! - Check, pins, draws: [`Board::in_check`], [`Board::checkers`],
 //!   [`Board::pinned`], [`Board::is_fifty_move_draw`],
 //!   [`Board::is_repetition`], [`Board::is_insufficient_material`].
@@ -69,6 +72,7 @@ mod move_list;
 mod moves;
 mod perft;
 mod piece;
+mod san;
 mod uci_move;
 pub mod zobrist;
 
@@ -85,6 +89,7 @@ pub use move_list::MoveList;
 pub use moves::{Move, MoveFlag, UciMove};
 pub use perft::perft;
 pub use piece::ColoredPiece;
+pub use san::{SanError, SanMove, parse_san};
 pub use uci_move::{MoveParseError, parse_uci_move};
 pub use zobrist::Key;
 

@@ -28,7 +28,9 @@ use core::fmt;
 
 use super::PieceKind;
 use super::Square;
+use super::board::Board;
 use super::castling::CastleSide;
+use super::san::SanMove;
 
 /// What kind of move a [`Move`] is (its 4-bit flag).
 ///
@@ -453,6 +455,48 @@ impl Move {
     #[inline]
     pub const fn uci(self, chess960: bool) -> UciMove {
         UciMove { mv: self, chess960 }
+    }
+
+    /// The move in SAN (standard algebraic notation, PGN's move text) for
+    /// `board`, the position it is played in: `Nbd7`, `exd5`, `e8=Q+`,
+    /// `O-O`, `Qh4#` ([`SanMove`] says how it is written). What
+    /// [`parse_san`](crate::parse_san) reads back as this move.
+    ///
+    /// The work is done here, not when the value is formatted: the
+    /// position's legal moves are generated (for disambiguation), and the
+    /// move is played on a copy of the position without its history, to
+    /// see check, and when it checks the reply moves are counted, to see
+    /// mate; that copy's history is the one allocation. A move that is
+    /// not legal in `board` is written as its UCI text (never as SAN that
+    /// would read back), the null move as `--`.
+    ///
+    /// ```
+    /// use kiln_board::{Board, parse_uci_move};
+    ///
+    /// let board: Board = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2".parse()?;
+    /// let mate = parse_uci_move(&board, "d8h4")?;
+    /// assert_eq!(mate.san(&board).to_string(), "Qh4#");
+    /// assert_eq!(format!("2... {}", mate.san(&board)), "2... Qh4#");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn san(self, board: &Board) -> SanMove {
+        SanMove::new(board, self)
+    }
+
+    /// The move in SAN for `board` as a `String`: what
+    /// [`san`](Move::san) formats as.
+    ///
+    /// ```
+    /// use kiln_board::{Board, Move, parse_uci_move};
+    ///
+    /// let board: Board = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1".parse()?;
+    /// assert_eq!(parse_uci_move(&board, "e5d6")?.to_san(&board), "exd6");
+    /// assert_eq!(Move::NULL.to_san(&board), "--");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_san(self, board: &Board) -> String {
+        self.san(board).to_string()
     }
 }
 

@@ -3,10 +3,10 @@
 //! (or cutechess) played: [`import_pgn`].
 //!
 //! **What is read.** Each file holds any number of games: tag pairs, then
-//! movetext of SAN moves ([`resolve_san`]) with move numbers (`12.`,
-//! `12...`, also glued to the move, `12.Nf3`), `{comments}` (over several
-//! lines too), `;` comments to the end of the line, `%` escape lines, NAGs
-//! (`$1`), annotations (`!`, `?!`, also glued to the move), and
+//! movetext of SAN moves ([`kiln_board::parse_san`]) with move numbers
+//! (`12.`, `12...`, also glued to the move, `12.Nf3`), `{comments}` (over
+//! several lines too), `;` comments to the end of the line, `%` escape
+//! lines, NAGs (`$1`), annotations (`!`, `?!`, also glued to the move), and
 //! variations `( … )`, nested or not, which are skipped whole, and a
 //! result (`1-0`, `0-1`, `1/2-1/2`, `*`) that ends the game. A game starts
 //! from its `[FEN]` tag when it has one (standard, X-FEN or Shredder-FEN
@@ -50,8 +50,7 @@ use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 use kiln::eval::score::{MATE, MAX_PLY};
-use kiln_board::{Board, CastleSide, Color, File as BoardFile, Move, PieceKind, Rank, Square};
-use kiln_board::{MoveList, generate_all};
+use kiln_board::{Board, Color, parse_san};
 use kiln_format::game::{GameWriter, Header};
 use kiln_format::record::GameResult;
 use kiln_format::{FileAction, FileError};
@@ -76,144 +75,6 @@ const NOT_ON_THE_BOARD: [&str; 4] = [
     "stalled connection",
     "unterminated",
 ];
-
-/// Why a SAN move could not be resolved in a position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SanError {
-    /// The text is not a move in SAN.
-    Malformed(String),
-    /// No legal move is written so.
-    Illegal(String),
-    /// More than one legal move is written so (missing disambiguation).
-    Ambiguous(String),
-}
-
-impl fmt::Display for SanError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SanError::Malformed(san) => write!(f, "'{san}' is not a move in SAN"),
-            SanError::Illegal(san) => write!(f, "'{san}' is not a legal move here"),
-            SanError::Ambiguous(san) => {
-                write!(f, "'{san}' is ambiguous: more than one legal move fits")
-            }
-        }
-    }
-}
-
-impl std::error::Error for SanError {}
-
-/// The kind a SAN piece letter names (upper case; `P` for a pawn).
-fn san_piece(letter: u8) -> Option<PieceKind> {
-    Some(match letter {
-        b'P' => PieceKind::Pawn,
-        b'N' => PieceKind::Knight,
-        b'B' => PieceKind::Bishop,
-        b'R' => PieceKind::Rook,
-        b'Q' => PieceKind::Queen,
-        b'K' => PieceKind::King,
-        _ => return None,
-    })
-}
-
-/// The kind a promotion letter names (either case, knight to queen).
-fn promotion_piece(letter: u8) -> Option<PieceKind> {
-    match san_piece(letter.to_ascii_uppercase()) {
-        Some(PieceKind::Pawn | PieceKind::King) | None => None,
-        kind => kind,
-    }
-}
-
-/// Resolves a move in SAN against the legal moves of `board`: piece moves
-/// (`Nf3`, `Nbd7`, `R1e2`, `Qh4xe1`), pawn moves and captures (`e4`,
-/// `exd5`, en passant `exd6`), promotions (`e8=Q`, `e8Q`, `exf8=N`),
-/// castling (`O-O`, `O-O-O`, `0-0`, `0-0-0`; in Chess960 too, where the
-/// side is the rook's side of the king), with check, mate and annotation
-/// suffixes (`+`, `#`, `!`, `?`) ignored. Lenient where it costs nothing:
-/// `-` and `:` are ignored (long algebraic `Ng1-f3`), and an explicit
-/// pawn letter (`Pe4`) is read.
-///
-/// # Errors
-/// A [`SanError`]: not SAN, no legal move fits, or several do.
-pub fn resolve_san(board: &Board, san: &str) -> Result<Move, SanError> {
-    let mut moves = MoveList::new();
-    generate_all(board, &mut moves);
-    let text = san.trim_end_matches(['+', '#', '!', '?']);
-    let castle = match text {
-        "O-O" | "0-0" => Some(CastleSide::Short),
-        "O-O-O" | "0-0-0" => Some(CastleSide::Long),
-        _ => None,
-    };
-    if let Some(side) = castle {
-        return moves
-            .iter()
-            .copied()
-            .find(|mv| mv.is_castle() && mv.castle_side() == side)
-            .ok_or_else(|| SanError::Illegal(san.to_string()));
-    }
-    let malformed = || SanError::Malformed(san.to_string());
-    if !text.is_ascii() {
-        return Err(malformed());
-    }
-    // `x` is never a file letter, so captures need no marker to resolve.
-    let mut body: Vec<u8> = text
-        .bytes()
-        .filter(|b| !matches!(b, b'x' | b'-' | b':'))
-        .collect();
-    let mut piece = PieceKind::Pawn;
-    if let Some(kind) = body.first().copied().and_then(san_piece) {
-        piece = kind;
-        body.remove(0);
-    }
-    // A promotion letter follows the destination's rank (or `=`).
-    let mut promotion = None;
-    if let [.., before, last] = body[..] {
-        if let Some(kind) = promotion_piece(last).filter(|_| matches!(before, b'1'..=b'8' | b'=')) {
-            promotion = Some(kind);
-            body.pop();
-            if body.last() == Some(&b'=') {
-                body.pop();
-            }
-        }
-    }
-    let [ref hint @ .., to_file, to_rank] = body[..] else {
-        return Err(malformed());
-    };
-    let to = match (
-        BoardFile::from_char(char::from(to_file)),
-        Rank::from_char(char::from(to_rank)),
-    ) {
-        (Some(file), Some(rank)) => Square::new(file, rank),
-        _ => return Err(malformed()),
-    };
-    let (mut from_file, mut from_rank) = (None, None);
-    if hint.len() > 2 {
-        return Err(malformed());
-    }
-    for &c in hint {
-        if let (Some(file), None) = (BoardFile::from_char(char::from(c)), from_file) {
-            from_file = Some(file);
-        } else if let (Some(rank), None) = (Rank::from_char(char::from(c)), from_rank) {
-            from_rank = Some(rank);
-        } else {
-            return Err(malformed());
-        }
-    }
-    let mut found = moves.iter().copied().filter(|mv| {
-        !mv.is_castle()
-            && mv.to() == to
-            && mv.promotion() == promotion
-            && board
-                .piece_on(mv.from())
-                .is_some_and(|man| man.kind() == piece)
-            && from_file.is_none_or(|file| mv.from().file() == file)
-            && from_rank.is_none_or(|rank| mv.from().rank() == rank)
-    });
-    match (found.next(), found.next()) {
-        (Some(mv), None) => Ok(mv),
-        (None, _) => Err(SanError::Illegal(san.to_string())),
-        (Some(_), Some(_)) => Err(SanError::Ambiguous(san.to_string())),
-    }
-}
 
 /// The score a move's comment gives, in centipawns from the view of the
 /// side that played the move, or `None` when the comment has none: the
@@ -742,7 +603,7 @@ fn convert(raw: &RawGame) -> Result<Converted, String> {
     let mut builder: Option<GameBuilder> = None;
     let (mut leading_unscored, mut unscored) = (0, 0);
     for (index, raw_move) in raw.moves.iter().enumerate() {
-        let mv = resolve_san(&board, &raw_move.san)
+        let mv = parse_san(&board, &raw_move.san)
             .map_err(|error| format!("ply {}: {error} in {}", index + 1, board.to_fen()))?;
         if builder.is_none() && raw_move.score.is_none() {
             // Still in the unscored opening: it becomes the start.
@@ -829,73 +690,6 @@ pub fn import_pgn(inputs: &[PathBuf], output: &Path) -> Result<ImportSummary, Im
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn san(fen: &str, text: &str) -> Result<String, SanError> {
-        let board = Board::from_fen(fen).unwrap();
-        resolve_san(&board, text).map(|mv| mv.to_uci(board.is_chess960()))
-    }
-
-    #[test]
-    fn san_resolves_pieces_pawns_and_disambiguation() {
-        let start = kiln_board::STARTPOS;
-        assert_eq!(san(start, "e4").unwrap(), "e2e4");
-        assert_eq!(san(start, "Nf3").unwrap(), "g1f3");
-        assert_eq!(san(start, "Nf3+!?").unwrap(), "g1f3");
-        assert_eq!(san(start, "Ng1-f3").unwrap(), "g1f3");
-        assert_eq!(san(start, "Pe4").unwrap(), "e2e4");
-        // Rooks on a1 and a5 reach a3: by rank; knights on b1 and f3 reach
-        // d2: by file; queens on a2, a4 and c4 reach b3: by square.
-        let fen = "4k3/8/8/R7/8/8/8/RN2K3 w - - 0 1";
-        assert_eq!(san(fen, "R5a3").unwrap(), "a5a3");
-        assert_eq!(san(fen, "R1a3").unwrap(), "a1a3");
-        assert!(matches!(san(fen, "Ra3"), Err(SanError::Ambiguous(_))));
-        let fen = "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1";
-        assert_eq!(san(fen, "Nbd2").unwrap(), "b1d2");
-        assert_eq!(san(fen, "Nfd2").unwrap(), "f3d2");
-        let fen = "7k/8/8/8/Q1Q5/8/Q7/4K3 w - - 0 1";
-        assert_eq!(san(fen, "Qa4b3").unwrap(), "a4b3");
-        assert_eq!(san(fen, "Qc4b3").unwrap(), "c4b3");
-        assert!(matches!(san(fen, "Qab3"), Err(SanError::Ambiguous(_))));
-        assert!(matches!(san(fen, "Q4b3"), Err(SanError::Ambiguous(_))));
-        // Captures, with and without the marker; en passant.
-        let fen = "4k3/8/8/3pP3/2p5/1P6/8/4K3 w - d6 0 1";
-        assert_eq!(san(fen, "exd6").unwrap(), "e5d6");
-        assert_eq!(san(fen, "bxc4").unwrap(), "b3c4");
-        assert_eq!(san(fen, "bc4").unwrap(), "b3c4");
-    }
-
-    #[test]
-    fn san_resolves_promotions_and_castling() {
-        let fen = "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1";
-        assert_eq!(san(fen, "a8=Q").unwrap(), "a7a8q");
-        assert_eq!(san(fen, "a8N").unwrap(), "a7a8n");
-        assert_eq!(san(fen, "axb8=R+").unwrap(), "a7b8r");
-        assert_eq!(san(fen, "axb8q").unwrap(), "a7b8q");
-        assert!(matches!(san(fen, "a8"), Err(SanError::Illegal(_))));
-        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
-        assert_eq!(san(fen, "O-O").unwrap(), "e1g1");
-        assert_eq!(san(fen, "0-0-0").unwrap(), "e1c1");
-        let fen = "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1";
-        assert_eq!(san(fen, "O-O-O#").unwrap(), "e8c8");
-        // Chess960: king on b1, rooks on a1 and g1; O-O-O is b1 takes a1.
-        let fen = "rk4r1/pppppppp/8/8/8/8/PPPPPPPP/RK4R1 w AGag - 0 1";
-        assert_eq!(san(fen, "O-O-O").unwrap(), "b1a1");
-        assert_eq!(san(fen, "O-O").unwrap(), "b1g1");
-    }
-
-    #[test]
-    fn bad_san_is_an_error() {
-        let start = kiln_board::STARTPOS;
-        assert!(matches!(san(start, "e5"), Err(SanError::Illegal(_))));
-        assert!(matches!(san(start, "O-O"), Err(SanError::Illegal(_))));
-        assert!(matches!(san(start, "Ke2"), Err(SanError::Illegal(_))));
-        for text in ["", "Z9", "Nf", "Nabcf3", "e9", "--", "é4"] {
-            assert!(
-                matches!(san(start, text), Err(SanError::Malformed(_))),
-                "{text}"
-            );
-        }
-    }
 
     #[test]
     fn comment_scores_read_centipawns_mates_and_nothing() {
