@@ -7,7 +7,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use kiln_board::Board;
 use kiln_board::perft;
-use kiln_board::{MoveList, count_legal, generate_all, generate_captures};
+use kiln_board::{MoveList, count_legal, generate_all, generate_noisy_or_evasions};
 
 /// A fixed sample: the CPW perft positions and a few middlegames/endgames.
 const SAMPLE: &[&str] = &[
@@ -43,12 +43,12 @@ fn bench_generation(c: &mut Criterion) {
             total
         })
     });
-    c.bench_function("generate_captures/sample", |b| {
+    c.bench_function("generate_noisy_or_evasions/sample", |b| {
         b.iter(|| {
             let mut total = 0;
             for board in &boards {
                 let mut list = MoveList::new();
-                generate_captures(black_box(board), &mut list);
+                generate_noisy_or_evasions(black_box(board), &mut list);
                 total += list.len();
             }
             total

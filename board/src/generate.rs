@@ -41,7 +41,7 @@ pub(crate) mod mode {
     /// Non-captures that are not promotions.
     pub const QUIETS: u8 = 2;
     /// Noisy moves, or every evasion when in check (quiescence).
-    pub const CAPTURES: u8 = 3;
+    pub const NOISY_OR_EVASIONS: u8 = 3;
 }
 
 /// Where generated moves go: a [`MoveList`] (on the stack, the fastest),
@@ -630,31 +630,31 @@ pub fn generate_all<S: MoveSink>(board: &Board, list: &mut S) {
     generate::<S, { mode::ALL }>(board, list);
 }
 
-/// Appends the moves quiescence search wants: captures (en passant
-/// included) and promotions (all four pieces, capturing or not); when the
-/// side to move is in check, every legal evasion instead.
+/// Appends what quiescence search wants: the noisy moves ([`generate_noisy`]:
+/// captures, en passant included, and promotions, capturing or not) when
+/// the side to move is not in check, and every legal evasion when it is.
 ///
 /// ```
-/// use kiln_board::{Board, MoveList, count_legal, generate_captures};
+/// use kiln_board::{Board, MoveList, count_legal, generate_noisy_or_evasions};
 ///
 /// // Not in check: the capture e4xd5 only.
 /// let board: Board = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1".parse()?;
 /// let mut moves = MoveList::new();
-/// generate_captures(&board, &mut moves);
+/// generate_noisy_or_evasions(&board, &mut moves);
 /// assert_eq!(moves.len(), 1);
 /// assert!(moves[0].is_capture());
 ///
 /// // In check from b4: every evasion, quiet king moves included.
 /// let board: Board = "4k3/8/8/8/1b6/8/8/4K3 w - - 0 1".parse()?;
 /// moves.clear();
-/// generate_captures(&board, &mut moves);
+/// generate_noisy_or_evasions(&board, &mut moves);
 /// assert_eq!(moves.len() as u64, count_legal(&board));
 /// assert!(moves.iter().all(|mv| mv.is_quiet()));
 /// # Ok::<(), kiln_board::FenError>(())
 /// ```
 #[inline]
-pub fn generate_captures<S: MoveSink>(board: &Board, list: &mut S) {
-    generate::<S, { mode::CAPTURES }>(board, list);
+pub fn generate_noisy_or_evasions<S: MoveSink>(board: &Board, list: &mut S) {
+    generate::<S, { mode::NOISY_OR_EVASIONS }>(board, list);
 }
 
 /// Appends the legal captures and promotions, in check or not.

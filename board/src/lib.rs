@@ -10,7 +10,7 @@
 //!   what is wrong and where) and out ([`Board::to_fen`],
 //!   [`Board::to_shredder_fen`]).
 //! - Legal moves only, generated with check and pin masks into any
-//!   [`MoveSink`]: [`generate_all`], [`generate_captures`],
+//!   [`MoveSink`]: [`generate_all`], [`generate_noisy_or_evasions`],
 //!   [`generate_noisy`], [`generate_quiets`]; [`is_legal`] for a move from
 //!   elsewhere; [`count_legal`] and [`perft`].
 //! - [`Move`] in 16 bits, read from and written as UCI text
@@ -81,8 +81,8 @@ pub use castling::CastleSide;
 pub use changes::PlacementChanges;
 pub use fen::{FenError, STARTPOS};
 pub use generate::{
-    MoveSink, count_legal, generate_all, generate_captures, generate_noisy, generate_quiets,
-    has_legal_move, is_legal,
+    MoveSink, count_legal, generate_all, generate_noisy, generate_noisy_or_evasions,
+    generate_quiets, has_legal_move, is_legal,
 };
 pub use material::Material;
 pub use move_list::MoveList;

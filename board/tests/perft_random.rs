@@ -16,8 +16,8 @@
 
 use kiln_board::{Board, CastleSide, Color, File, Move, MoveFlag, PieceKind, Rank, Square};
 use kiln_board::{
-    MoveList, count_legal, generate_all, generate_captures, generate_noisy, generate_quiets,
-    parse_uci_move,
+    MoveList, count_legal, generate_all, generate_noisy, generate_noisy_or_evasions,
+    generate_quiets, parse_uci_move,
 };
 mod support;
 use support::Rng;
@@ -277,7 +277,7 @@ fn check_position(board: &mut Board) -> MoveList {
     let mut captures = MoveList::new();
     generate_noisy(board, &mut noisy);
     generate_quiets(board, &mut quiets);
-    generate_captures(board, &mut captures);
+    generate_noisy_or_evasions(board, &mut captures);
     assert!(
         noisy.iter().all(|m| m.is_capture() || m.is_promotion()),
         "{fen}"

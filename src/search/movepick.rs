@@ -15,7 +15,7 @@
 use super::history::{Heuristics, HistoryKeys, opponent_attacks};
 use super::see::see_ge;
 use kiln_board::{Board, Move, PieceKind};
-use kiln_board::{MoveList, generate_captures, generate_noisy, generate_quiets, is_legal};
+use kiln_board::{MoveList, generate_noisy, generate_noisy_or_evasions, generate_quiets, is_legal};
 
 include!(concat!(env!("OUT_DIR"), "/mvv_lva.rs"));
 
@@ -386,7 +386,7 @@ impl MovePicker {
     /// when in check the quiet evasions after them.
     #[inline(never)]
     fn generate_qsearch(&mut self, board: &Board) {
-        generate_captures(board, &mut self.moves);
+        generate_noisy_or_evasions(board, &mut self.moves);
         self.end = self.moves.len();
         for (score, &mv) in self.scores.iter_mut().zip(self.moves.iter()) {
             *score = if mv.is_quiet() {
