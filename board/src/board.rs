@@ -962,6 +962,19 @@ impl Board {
     }
 }
 
+impl Default for Board {
+    /// The standard starting position, as [`Board::startpos`].
+    ///
+    /// ```
+    /// use kiln_board::Board;
+    ///
+    /// assert_eq!(Board::default(), Board::startpos());
+    /// ```
+    fn default() -> Board {
+        Board::startpos()
+    }
+}
+
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Board({})", self.to_fen())

@@ -863,3 +863,34 @@ pub fn count_legal(board: &Board) -> u64 {
 pub fn has_legal_move(board: &Board) -> bool {
     count_legal(board) != 0
 }
+
+impl Board {
+    /// True when the side to move is checkmated: in check with no legal
+    /// move.
+    ///
+    /// ```
+    /// use kiln_board::Board;
+    ///
+    /// let fools_mate: Board = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3".parse()?;
+    /// assert!(fools_mate.is_checkmate());
+    /// assert!(!Board::startpos().is_checkmate());
+    /// # Ok::<(), kiln_board::FenError>(())
+    /// ```
+    pub fn is_checkmate(&self) -> bool {
+        self.in_check() && !has_legal_move(self)
+    }
+
+    /// True when the side to move is stalemated: not in check, with no
+    /// legal move (a draw).
+    ///
+    /// ```
+    /// use kiln_board::Board;
+    ///
+    /// let stalemate: Board = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1".parse()?;
+    /// assert!(stalemate.is_stalemate() && !stalemate.is_checkmate());
+    /// # Ok::<(), kiln_board::FenError>(())
+    /// ```
+    pub fn is_stalemate(&self) -> bool {
+        !self.in_check() && !has_legal_move(self)
+    }
+}

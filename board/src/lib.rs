@@ -19,8 +19,9 @@
 //! - SAN, PGN's move text, in ([`parse_san`], [`SanError`]) and out
 //!   ([`Move::san`], [`Move::to_san`]), with minimal disambiguation and
 //!   `+` / `#`.
-//! - Check, pins, draws: [`Board::in_check`], [`Board::checkers`],
-//!   [`Board::pinned`], [`Board::is_fifty_move_draw`],
+//! - Check, pins, game ends: [`Board::in_check`], [`Board::checkers`],
+//!   [`Board::pinned`], [`Board::is_checkmate`], [`Board::is_stalemate`],
+//!   [`Board::is_fifty_move_draw`],
 //!   [`Board::is_repetition`], [`Board::is_insufficient_material`].
 //!
 //! `no_std`; the board's history is a `Vec`, so the crate needs `alloc`.
