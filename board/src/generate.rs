@@ -270,7 +270,18 @@ pub(crate) fn pinned_to(
 /// Appends the legal moves of flavour `MODE` to `sink`.
 #[inline(always)]
 pub(crate) fn generate<S: Sink, const MODE: u8>(board: &Board, sink: &mut S) {
-    let us = board.side_to_move();
+    // One copy of the generator per side to move, so that every pawn
+    // direction, promotion rank and castling rank is a constant.
+    match board.side_to_move() {
+        Color::White => generate_for::<S, MODE, true>(board, sink),
+        Color::Black => generate_for::<S, MODE, false>(board, sink),
+    }
+}
+
+/// [`generate`] for the side to move, White when `WHITE`.
+#[inline(always)]
+fn generate_for<S: Sink, const MODE: u8, const WHITE: bool>(board: &Board, sink: &mut S) {
+    let us = if WHITE { Color::White } else { Color::Black };
     let them_color = !us;
     let ours = board.color_bb(us);
     let them = board.color_bb(them_color);
