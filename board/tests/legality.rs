@@ -10,28 +10,13 @@
 use kiln_board::{Board, Move, MoveFlag, Square};
 use kiln_board::{MoveList, generate_all, generate_noisy, generate_quiets, is_legal};
 mod support;
-use support::Rng;
-
-const SUITES: [&str; 3] = [
-    include_str!("data/perft-standard.epd"),
-    include_str!("data/chess960.epd"),
-    include_str!("data/tricky.epd"),
-];
-
-fn suite_positions() -> Vec<Board> {
-    SUITES
-        .iter()
-        .flat_map(|suite| suite.lines())
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| Board::from_fen(l.split(';').next().unwrap_or_default()).expect("suite FEN"))
-        .collect()
-}
+use support::{Rng, SUITES, suite_positions};
 
 /// The suite positions plus positions along random playouts from each.
 fn sample_positions(playouts: usize, plies: usize) -> Vec<Board> {
     let mut rng = Rng::new(0x5eed_1e6a_1c0d_e000);
     let mut positions = Vec::new();
-    for start in suite_positions() {
+    for start in suite_positions(&SUITES) {
         positions.push(start.clone());
         for _ in 0..playouts {
             let mut board = start.clone();

@@ -20,7 +20,7 @@ use kiln_board::{
     generate_quiets, parse_uci_move,
 };
 mod support;
-use support::Rng;
+use support::{Rng, SUITES, chess960_start, suite_positions};
 
 // ----- the slow reference generator --------------------------------------
 
@@ -346,59 +346,6 @@ fn play_random_game(start: &Board, rng: &mut Rng, max_plies: usize) -> usize {
     plies
 }
 
-/// A random Chess960 back rank (bishops on opposite colours, king between
-/// the rooks) as White's first rank from a to h.
-fn chess960_back_rank(rng: &mut Rng) -> [char; 8] {
-    let mut rank = [' '; 8];
-    rank[rng.index(4) * 2] = 'B';
-    rank[rng.index(4) * 2 + 1] = 'B';
-    for piece in ['Q', 'N', 'N'] {
-        let free: Vec<usize> = (0..8).filter(|&i| rank[i] == ' ').collect();
-        rank[free[rng.index(free.len())]] = piece;
-    }
-    let free: Vec<usize> = (0..8).filter(|&i| rank[i] == ' ').collect();
-    for (i, piece) in free.into_iter().zip(['R', 'K', 'R']) {
-        rank[i] = piece;
-    }
-    rank
-}
-
-fn chess960_start(rng: &mut Rng) -> Board {
-    let white: String = chess960_back_rank(rng).iter().collect();
-    let black = white.to_ascii_lowercase();
-    // Alternate X-FEN and Shredder-FEN castling fields.
-    let castling = if rng.index(2) == 0 {
-        "KQkq".to_string()
-    } else {
-        let files: Vec<char> = white
-            .char_indices()
-            .filter(|&(_, c)| c == 'R')
-            .map(|(i, _)| (b'A' + i as u8) as char)
-            .collect();
-        format!(
-            "{}{}{}{}",
-            files[1],
-            files[0],
-            files[1].to_ascii_lowercase(),
-            files[0].to_ascii_lowercase()
-        )
-    };
-    let fen = format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castling} - 0 1");
-    Board::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-const SUITE: &str = include_str!("data/perft-standard.epd");
-const SUITE_960: &str = include_str!("data/chess960.epd");
-
-fn suite_positions() -> Vec<Board> {
-    SUITE
-        .lines()
-        .chain(SUITE_960.lines())
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| Board::from_fen(l.split(';').next().unwrap_or_default()).expect("suite FEN"))
-        .collect()
-}
-
 #[test]
 fn random_games_from_the_start_position() {
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
@@ -424,7 +371,7 @@ fn random_games_from_chess960_starts() {
 #[test]
 fn random_games_from_suite_positions() {
     let mut rng = Rng::new(0xdead_beef_cafe_f00d);
-    for start in suite_positions() {
+    for start in suite_positions(&SUITES[..2]) {
         for _ in 0..40 {
             play_random_game(&start, &mut rng, 150);
         }

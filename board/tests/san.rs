@@ -13,7 +13,7 @@ use kiln_board::{
 };
 use kiln_board::{STARTPOS, parse_uci_move};
 mod support;
-use support::Rng;
+use support::{Rng, SUITES, chess960_start, suite_positions};
 
 fn board(fen: &str) -> Board {
     Board::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -294,36 +294,6 @@ fn play_random_game(start: &Board, rng: &mut Rng, max_plies: usize) -> usize {
     plies
 }
 
-/// A random Chess960 start position (bishops on opposite colours, the king
-/// between the rooks), its castling rights in X-FEN or Shredder-FEN.
-fn chess960_start(rng: &mut Rng) -> Board {
-    let mut rank = [' '; 8];
-    rank[rng.index(4) * 2] = 'B';
-    rank[rng.index(4) * 2 + 1] = 'B';
-    for piece in ['Q', 'N', 'N'] {
-        let free: Vec<usize> = (0..8).filter(|&i| rank[i] == ' ').collect();
-        rank[free[rng.index(free.len())]] = piece;
-    }
-    let free: Vec<usize> = (0..8).filter(|&i| rank[i] == ' ').collect();
-    for (i, piece) in free.iter().zip(['R', 'K', 'R']) {
-        rank[*i] = piece;
-    }
-    let white: String = rank.iter().collect();
-    let black = white.to_ascii_lowercase();
-    let castling = if rng.index(2) == 0 {
-        "KQkq".to_string()
-    } else {
-        let (a, h) = (
-            (b'A' + free[0] as u8) as char,
-            (b'A' + free[2] as u8) as char,
-        );
-        format!("{h}{a}{}{}", h.to_ascii_lowercase(), a.to_ascii_lowercase())
-    };
-    board(&format!(
-        "{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castling} - 0 1"
-    ))
-}
-
 #[test]
 fn round_trip_from_the_start_position() {
     let mut rng = Rng::new(0x5a17_0001);
@@ -350,11 +320,6 @@ fn round_trip_from_chess960_starts() {
 fn round_trip_with_promotions_en_passant_and_castling() {
     // Sparse boards reach promotions, en passant, castling and mates far
     // more often; the perft suites add their tricky positions.
-    let suites = [
-        include_str!("data/perft-standard.epd"),
-        include_str!("data/chess960.epd"),
-        include_str!("data/tricky.epd"),
-    ];
     let mut starts: Vec<Board> = [
         "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1",
         "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
@@ -366,13 +331,7 @@ fn round_trip_with_promotions_en_passant_and_castling() {
     .into_iter()
     .map(board)
     .collect();
-    starts.extend(
-        suites
-            .iter()
-            .flat_map(|suite| suite.lines())
-            .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
-            .map(|line| board(line.split(';').next().unwrap_or_default().trim())),
-    );
+    starts.extend(suite_positions(&SUITES));
     let mut rng = Rng::new(0x5a17_e9a5);
     let (mut promotions, mut en_passant, mut castles, mut mates) = (0, 0, 0, 0);
     for start in &starts {
