@@ -10,14 +10,14 @@ mod support;
 
 use std::collections::HashSet;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use kiln_board::Board;
 use kiln_board::{MoveList, generate_all, has_legal_move};
-use support::EngineProcess;
+use support::{EngineProcess, openbench};
 
 /// What a finished `kiln` printed.
 struct Finished {
@@ -301,45 +301,15 @@ fn arguments_are_uci_lines_read_before_stdin() {
     assert!(out.stdout.is_empty());
 }
 
-/// OpenBench's client, beside the repository as `../shared`.
-fn openbench_client() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/third-party/openbench/Client")
-}
-
 #[test]
 fn openbench_client_module_builds_its_book_with_kiln() {
-    let client = openbench_client();
-    if !client.join("genfens.py").is_file() {
-        eprintln!(
-            "skipped: OpenBench's client is not at {} (the repository's ../shared)",
-            client.display()
-        );
+    if let Some(why) = openbench::missing_tools("genfens.py") {
+        eprintln!("skipped: {why}");
         return;
     }
-    let python = Command::new("python3").arg("--version").output();
-    if !python.is_ok_and(|out| out.status.success()) {
-        eprintln!("skipped: python3 is not installed");
-        return;
-    }
-    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tools/openbench_genfens.py");
-    let out = Command::new("python3")
-        .arg(&driver)
-        .arg("--client")
-        .arg(&client)
-        .arg("--engine")
-        .arg(env!("CARGO_BIN_EXE_kiln"))
-        .stdin(Stdio::null())
-        .output()
-        .expect("run python3");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    openbench::run_driver(
+        "openbench_genfens",
+        &["--engine", env!("CARGO_BIN_EXE_kiln")],
+        "OpenBench's genfens module",
     );
-    match out.status.code() {
-        Some(0) => assert!(text.contains("openbench_genfens: ok"), "{text}"),
-        // The driver's "skipped": a Python module the client needs is missing.
-        Some(77) => eprintln!("skipped: {}", text.trim()),
-        _ => panic!("OpenBench's genfens module rejected kiln:\n{text}"),
-    }
 }

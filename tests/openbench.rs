@@ -11,29 +11,14 @@
 //! test --test openbench -- --ignored`. CI runs the same driver on the
 //! release build (`.ci/run`).
 
-use std::path::{Path, PathBuf};
+// This file uses part of the shared harness only.
+#[allow(dead_code)]
+mod support;
+
+use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// OpenBench's client, beside the repository as `../shared`.
-fn openbench_client() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/third-party/openbench/Client")
-}
-
-/// Why the check cannot run here, if it cannot.
-fn missing_tools() -> Option<String> {
-    let client = openbench_client();
-    if !client.join("bench.py").is_file() {
-        return Some(format!(
-            "OpenBench's client is not at {} (the repository's ../shared)",
-            client.display()
-        ));
-    }
-    let python = Command::new("python3").arg("--version").output();
-    if !python.is_ok_and(|out| out.status.success()) {
-        return Some("python3 is not installed".to_string());
-    }
-    None
-}
+use support::openbench;
 
 /// The node count `kiln bench` prints on its last line (`<N> nodes <M> nps`).
 fn bench_nodes() -> u64 {
@@ -52,39 +37,18 @@ fn bench_nodes() -> u64 {
     }
 }
 
-/// Runs the driver with `args` and the expected node count; passes on its
-/// `ok`, reports its skip (exit 77: a Python module the client imports is
-/// missing), and panics with its output on anything else.
+/// Runs `tests/tools/openbench_bench.py` with `args` and the expected
+/// node count (see [`openbench::run_driver`]).
 fn run_driver(args: &[&str], expected: u64) {
-    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tools/openbench_bench.py");
-    let out = Command::new("python3")
-        .arg(&driver)
-        .arg("--client")
-        .arg(openbench_client())
-        .args(args)
-        .arg("--expected")
-        .arg(expected.to_string())
-        .stdin(Stdio::null())
-        .output()
-        .expect("run python3");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    match out.status.code() {
-        Some(0) => {
-            assert!(text.contains("openbench_bench: ok"), "{text}");
-            eprintln!("{}", text.trim());
-        }
-        Some(77) => eprintln!("skipped: {}", text.trim()),
-        _ => panic!("OpenBench's client rejected kiln:\n{text}"),
-    }
+    let expected = expected.to_string();
+    let mut all = args.to_vec();
+    all.extend(["--expected", expected.as_str()]);
+    openbench::run_driver("openbench_bench", &all, "OpenBench's client");
 }
 
 #[test]
 fn openbench_client_benches_kiln_deterministically() {
-    if let Some(why) = missing_tools() {
+    if let Some(why) = openbench::missing_tools("bench.py") {
         eprintln!("skipped: {why}");
         return;
     }
@@ -106,7 +70,7 @@ fn openbench_client_benches_kiln_deterministically() {
 #[test]
 #[ignore = "a release build through OpenBench's client (half a minute); CI runs it from .ci/run"]
 fn openbench_client_builds_kiln_with_make() {
-    if let Some(why) = missing_tools() {
+    if let Some(why) = openbench::missing_tools("bench.py") {
         eprintln!("skipped: {why}");
         return;
     }

@@ -1,7 +1,10 @@
 //! The harness the protocol tests drive the built `kiln` binary with: a
 //! child process with piped stdin and stdout, a thread that reads its
 //! stdout line by line, and a transcript of both directions for failure
-//! messages. The UCI and XBoard helpers live in their own test files.
+//! messages. The UCI and XBoard helpers live in their own test files;
+//! [`openbench`] runs OpenBench's client code on the binary.
+
+pub mod openbench;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
