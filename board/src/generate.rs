@@ -325,19 +325,13 @@ fn generate_for<S: Sink, const MODE: u8, const WHITE: bool>(board: &Board, sink:
     match danger {
         Some(attacked) => sink.king_moves(king, king_targets & !attacked, them),
         None => {
-            let mut bb = king_targets.0;
-            while bb != 0 {
-                let to = Square::from_index_masked(bb.trailing_zeros());
-                bb &= bb - 1;
+            let mut safe = Bitboard::EMPTY;
+            for to in king_targets {
                 if !board.attacked_by(to, them_color, without_king) {
-                    let flag = if them.contains(to) {
-                        MoveFlag::Capture
-                    } else {
-                        MoveFlag::Quiet
-                    };
-                    sink.push(Move::new(king, to, flag));
+                    safe = safe.with(to);
                 }
             }
+            sink.king_moves(king, safe, them);
         }
     }
     if checkers.more_than_one() {
@@ -419,16 +413,24 @@ fn generate_for<S: Sink, const MODE: u8, const WHITE: bool>(board: &Board, sink:
 /// attacks on the king's path are still to be tested).
 #[inline(always)]
 fn castling_candidates(board: &Board, us: Color, occupied: Bitboard) -> bool {
-    let rights = board.castling_rights();
-    if rights.intersection(CastlingRights::of(us)).is_empty() {
+    if board
+        .castling_rights()
+        .intersection(CastlingRights::of(us))
+        .is_empty()
+    {
         return false;
     }
     [CastleSide::Short, CastleSide::Long]
         .into_iter()
-        .any(|side| {
-            rights.contains(side.right(us))
-                && (board.castle_empty[us.index()][side.index()] & occupied).is_empty()
-        })
+        .any(|side| castle_open(board, us, side, occupied))
+}
+
+/// Whether `us` holds the right to castle to `side` and the squares its
+/// king and rook cross are empty (attacks still to be tested).
+#[inline(always)]
+fn castle_open(board: &Board, us: Color, side: CastleSide, occupied: Bitboard) -> bool {
+    board.castling_rights().contains(side.right(us))
+        && (board.castle_empty[us.index()][side.index()] & occupied).is_empty()
 }
 
 /// Every square a piece of `by` attacks, sliders seeing through nothing
@@ -553,8 +555,7 @@ fn castling<S: Sink>(
     attacked: Bitboard,
 ) {
     for side in [CastleSide::Short, CastleSide::Long] {
-        if board.castling_rights().contains(side.right(us))
-            && (board.castle_empty[us.index()][side.index()] & occupied).is_empty()
+        if castle_open(board, us, side, occupied)
             && castle_path_is_safe(board, us, side, king, occupied, attacked)
         {
             let rook = board.castle_rooks[us.index()][side.index()];
@@ -790,9 +791,8 @@ pub fn is_legal(board: &Board, mv: Move) -> bool {
         }
         PieceKind::King if flag == CASTLE => {
             let side = mv.castle_side();
-            board.castling_rights().contains(side.right(us))
+            castle_open(board, us, side, occupied)
                 && board.castle_rooks[us.index()][side.index()] == to
-                && (board.castle_empty[us.index()][side.index()] & occupied).is_empty()
                 && !board.attacked_by(king, !us, occupied)
                 && castle_path_is_safe(
                     board,
