@@ -104,6 +104,17 @@ fn network(name: &str, bytes: &[u8]) -> String {
          /// Whether every output weight times `QA` fits an `i16`, which the\n\
          /// AVX2 output layer's 16-bit multiply needs.\n\
          pub const OUTPUT_FITS_I16: bool = {fits_i16};\n\
+         /// Input buckets: sets of feature weights, chosen by each\n\
+         /// perspective's king square through [`KING_BUCKETS`].\n\
+         pub const INPUT_BUCKETS: usize = {input_buckets};\n\
+         /// The input bucket of each square of a perspective's own king,\n\
+         /// and whether that perspective sees the files mirrored (checked\n\
+         /// when the engine compiles).\n\
+         pub const KING_BUCKETS: kiln_format::net::KingBuckets =\n\
+         match kiln_format::net::KingBuckets::from_bytes({king_map:?}) {{\n\
+             Ok(map) => map,\n\
+             Err(_) => panic!(\"the network's king map is not one\"),\n\
+         }};\n\
          /// Output buckets: sets of output weights, chosen by the number of\n\
          /// men on the board (`kiln_format::net::output_bucket`).\n\
          pub const OUTPUT_BUCKETS: usize = {buckets};\n\
@@ -114,11 +125,14 @@ fn network(name: &str, bytes: &[u8]) -> String {
         scale = header.scale,
         desc = header.description,
         biases = weights.output_biases,
+        input_buckets = header.king_buckets.count(),
+        king_map = header.king_buckets.bytes(),
     );
     let _ = writeln!(
         s,
-        "/// `FEATURE_WEIGHTS.0[f]`: the {n} weights of feature `f`.\n\
-         pub static FEATURE_WEIGHTS: Aligned<[[i16; HIDDEN]; {INPUTS}]> = Aligned(["
+        "/// `FEATURE_WEIGHTS.0[f]`: the {n} weights of feature `f`\n\
+         /// ({INPUTS} features a bucket, bucket by bucket).\n\
+         pub static FEATURE_WEIGHTS: Aligned<[[i16; HIDDEN]; INPUT_BUCKETS * {INPUTS}]> = Aligned(["
     );
     for column in weights.feature_weights.chunks_exact(n) {
         let _ = writeln!(s, "[{}],", join(column));

@@ -521,7 +521,7 @@ fn the_trainer_reads_game_files_and_marlinformat() {
             .map(|position| {
                 let (mut us, mut them) = ([0; 32], [0; 32]);
                 (
-                    position.features(&mut us, &mut them),
+                    position.features(&kiln_format::net::KingBuckets::NONE, &mut us, &mut them),
                     position.target(0.5, 0.01),
                 )
             })

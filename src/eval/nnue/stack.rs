@@ -1,20 +1,33 @@
 //! A search thread's accumulators, one per position of the board's
-//! history, brought up to date lazily from the board itself.
+//! history, brought up to date lazily from the board itself, half by half.
 //!
 //! The board knows nothing of the network: it only keeps its history
 //! (each move with the pieces it took off and put on, and the key before
 //! it). Entry `i` of the stack holds the accumulator of the position after
-//! `i` moves of that history, tagged with the position's key. To evaluate,
-//! the stack looks for the nearest ancestor whose entry still carries that
-//! ancestor's key and replays forward what each later move changed
-//! ([`HistoryEntry::changes`](kiln_board::HistoryEntry::changes)); with no
-//! such ancestor within [`MAX_REPLAY`] moves (the root of a search, a new
-//! position) it builds the accumulator from scratch. Make and unmake cost nothing extra, so
+//! `i` moves of that history; each half is tagged with the key of the
+//! position it was computed for and the [`View`] it was computed under
+//! (the side's input bucket and mirroring). To evaluate, the stack looks,
+//! for each side, for the nearest ancestor whose half carries that
+//! ancestor's key and the side's view of the current position, and
+//! replays forward what each later move changed
+//! ([`HistoryEntry::changes`](kiln_board::HistoryEntry::changes)) under
+//! that view; with no such ancestor within [`MAX_REPLAY`] moves (the root
+//! of a search, a new position, a king that crossed into another bucket)
+//! it builds that half from scratch.
+//!
+//! Features add up, so replaying under the current view is right for the
+//! current position even when the king left the view and came back on the
+//! way; the halves written on the way are tagged with the view they were
+//! computed under, so a later evaluation of those positions uses them only
+//! if it sees them the same way. Make and unmake cost nothing extra, so
 //! perft and the classical evaluation are untouched, and a position the
 //! search never evaluates is never updated.
 
-use super::accumulator::Accumulator;
-use kiln_board::Board;
+use super::accumulator::{Accumulator, view};
+use super::features::View;
+use super::network::KING_BUCKETS;
+use kiln_board::{Board, Color};
+use kiln_format::net::KingBuckets;
 
 /// The most moves replayed from an ancestor: a full refresh adds about
 /// 30 columns per half, a move changes two to four, so beyond this a
@@ -23,17 +36,27 @@ pub const MAX_REPLAY: usize = 8;
 
 #[derive(Clone, Debug)]
 struct Entry {
-    /// The key of the position `acc` was computed for; meaningful only
-    /// when `filled`.
-    key: u64,
-    filled: bool,
+    /// Per side: the key of the position the half was computed for and
+    /// the view it was computed under; `None` while it holds nothing.
+    tags: [Option<(u64, View)>; 2],
     acc: Accumulator,
 }
 
 /// One search thread's accumulator stack.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct AccumulatorStack {
     entries: Vec<Entry>,
+    /// The king map the halves are computed under: the network's.
+    kings: KingBuckets,
+    /// Whether `kings` has buckets or mirroring, so that a side's view
+    /// depends on where its king stands.
+    kings_matter: bool,
+}
+
+impl Default for AccumulatorStack {
+    fn default() -> AccumulatorStack {
+        AccumulatorStack::new()
+    }
 }
 
 /// The key of the position after `ply` moves of `board`'s history.
@@ -48,7 +71,19 @@ fn key_at(board: &Board, ply: usize) -> u64 {
 impl AccumulatorStack {
     /// An empty stack: the first evaluation refreshes.
     pub fn new() -> AccumulatorStack {
-        AccumulatorStack::default()
+        AccumulatorStack::under(KING_BUCKETS)
+    }
+
+    /// An empty stack whose halves follow the king map `kings` instead of
+    /// the network's: the tests' way to move kings across views with
+    /// whatever network is built in. Every feature `kings` can name must
+    /// exist in the built-in network.
+    fn under(kings: KingBuckets) -> AccumulatorStack {
+        AccumulatorStack {
+            entries: Vec::new(),
+            kings,
+            kings_matter: !kings.is_none(),
+        }
     }
 
     /// The accumulator of `board`'s current position.
@@ -56,47 +91,100 @@ impl AccumulatorStack {
         let len = board.history().len();
         if self.entries.len() <= len {
             let blank = Entry {
-                key: 0,
-                filled: false,
+                tags: [None; 2],
                 acc: Accumulator::EMPTY,
             };
             self.entries.resize(len + 1 + 64, blank);
         }
         let oldest = len.saturating_sub(MAX_REPLAY);
-        let ancestor = (oldest..=len)
-            .rev()
-            .find(|&ply| self.entries[ply].filled && self.entries[ply].key == key_at(board, ply));
-        match ancestor {
+        let views = Color::ALL.map(|color| self.view(board, color));
+        // Usually both sides can go on from the same ancestor (no king
+        // changed its view): one search and one pass over each half.
+        let both = (oldest..=len).rev().find(|&ply| {
+            let key = key_at(board, ply);
+            let tags = &self.entries[ply].tags;
+            tags[0] == Some((key, views[0])) && tags[1] == Some((key, views[1]))
+        });
+        match both {
             Some(ply) if ply == len => {}
-            Some(ply) => self.replay(board, ply),
+            Some(ply) => self.replay(board, ply, views),
             None => {
-                let entry = &mut self.entries[len];
-                entry.acc = Accumulator::refresh(board);
-                entry.key = board.key().0;
-                entry.filled = true;
+                for view in views {
+                    self.update_half(board, view, oldest);
+                }
             }
         }
         let acc = &self.entries[len].acc;
         debug_assert!(
-            *acc == Accumulator::refresh(board),
+            *acc == Accumulator::refresh_under(board, &self.kings),
             "incremental accumulator differs from a refresh in {}",
             board.to_fen()
         );
         acc
     }
 
-    /// Brings entries `from + 1 ..= len` up to date from entry `from`, by
-    /// what each move of the board's history changed.
-    fn replay(&mut self, board: &Board, from: usize) {
+    /// How `color` sees `board`: under a map without buckets or mirroring
+    /// every position looks the same to a side, and its king need not be
+    /// looked at.
+    #[inline(always)]
+    fn view(&self, board: &Board, color: Color) -> View {
+        if self.kings_matter {
+            view(board, color, &self.kings)
+        } else {
+            View::new(color, kiln_board::Square::A1, &KingBuckets::NONE)
+        }
+    }
+
+    /// Brings the half of `view`'s side of entry `len` (the board's
+    /// current position) up to date on its own, from the nearest
+    /// ancestor since `oldest` that `view` can go on from, or from
+    /// scratch.
+    fn update_half(&mut self, board: &Board, view: View, oldest: usize) {
+        let len = board.history().len();
+        let side = view.color().index();
+        let ancestor = (oldest..=len)
+            .rev()
+            .find(|&ply| self.entries[ply].tags[side] == Some((key_at(board, ply), view)));
+        match ancestor {
+            Some(ply) if ply == len => {}
+            Some(ply) => self.replay_half(board, ply, view),
+            None => {
+                let entry = &mut self.entries[len];
+                entry.acc.refresh_half(board, view);
+                entry.tags[side] = Some((board.key().0, view));
+            }
+        }
+    }
+
+    /// Brings both halves of entries `from + 1 ..= len` up to date from
+    /// entry `from`, by what each move of the board's history changed,
+    /// each side seen through its view in `views`.
+    fn replay(&mut self, board: &Board, from: usize, views: [View; 2]) {
         let history = board.history();
         for ply in from..history.len() {
             // The child is written straight from its parent, no copy
             // between (the entries are neighbours in one vector).
             let (done, rest) = self.entries.split_at_mut(ply + 1);
             let next = &mut rest[0];
-            next.acc.apply_from(&done[ply].acc, &history[ply].changes());
-            next.key = key_at(board, ply + 1);
-            next.filled = true;
+            let changes = history[ply].changes();
+            let key = key_at(board, ply + 1);
+            for view in views {
+                next.acc.apply_half_from(&done[ply].acc, view, &changes);
+                next.tags[view.color().index()] = Some((key, view));
+            }
+        }
+    }
+
+    /// [`AccumulatorStack::replay`] for the half of `view`'s side only.
+    fn replay_half(&mut self, board: &Board, from: usize, view: View) {
+        let history = board.history();
+        let side = view.color().index();
+        for ply in from..history.len() {
+            let (done, rest) = self.entries.split_at_mut(ply + 1);
+            let next = &mut rest[0];
+            next.acc
+                .apply_half_from(&done[ply].acc, view, &history[ply].changes());
+            next.tags[side] = Some((key_at(board, ply + 1), view));
         }
     }
 }
@@ -121,7 +209,7 @@ mod tests {
     /// Checks the stack against a refresh, and the AVX2 output layer
     /// against the scalar one, on `board`.
     fn check(stack: &mut AccumulatorStack, board: &Board) {
-        let fresh = Accumulator::refresh(board);
+        let fresh = Accumulator::refresh_under(board, &stack.kings);
         assert_eq!(*stack.update(board), fresh, "{}", board.to_fen());
         let bucket = crate::eval::nnue::bucket(board);
         for us in kiln_board::Color::ALL {
@@ -137,9 +225,30 @@ mod tests {
 
     #[test]
     fn incremental_accumulators_match_a_refresh_after_every_make_and_unmake() {
+        play_and_check(AccumulatorStack::new());
+    }
+
+    /// The same games with each side seeing the files mirrored whenever
+    /// its king is on files e to h: kings cross between views over a
+    /// hundred times, and the stack must refresh exactly the halves whose view
+    /// changed.
+    #[test]
+    fn halves_follow_their_sides_view_when_kings_cross_the_centre() {
+        let mirrored = KingBuckets::mirrored_halves(&[0; 32]).expect("a king map");
+        let crossings = play_and_check(AccumulatorStack::under(mirrored));
+        assert!(crossings > 100, "only {crossings} view changes");
+    }
+
+    /// Plays random games from [`STARTS`], making and unmaking moves and
+    /// null moves, checking `stack` at most positions; returns how often a
+    /// move changed a side's view.
+    fn play_and_check(mut stack: AccumulatorStack) -> usize {
         let mut rng = Rng::new(0x4e4e_5545);
-        let mut stack = AccumulatorStack::new();
         let mut moves = MoveList::new();
+        let mut crossings = 0;
+        let views = |board: &Board, kings: &KingBuckets| {
+            kiln_board::Color::ALL.map(|color| view(board, color, kings))
+        };
         for fen in STARTS {
             for _ in 0..12 {
                 let mut board = Board::from_fen(fen).expect("test FEN");
@@ -159,8 +268,10 @@ mod tests {
                         board.make_null();
                         made.push(true);
                     } else {
+                        let before = views(&board, &stack.kings);
                         board.make_move(moves[rng.index(moves.len())]);
                         made.push(false);
+                        crossings += usize::from(views(&board, &stack.kings) != before);
                     }
                     // Skipping some positions makes the stack replay
                     // several moves, as when the search skips evaluations.
@@ -170,6 +281,7 @@ mod tests {
                 }
             }
         }
+        crossings
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 
 use kiln::cli::{ArgError, Parsed, for_each_option};
-use kiln_format::net::{DESCRIPTION_BYTES, MAX_BUCKETS, MAX_HIDDEN};
+use kiln_format::net::{DESCRIPTION_BYTES, KingBuckets, MAX_BUCKETS, MAX_HIDDEN};
 
 use crate::positions::LoadFilter;
 
@@ -27,6 +27,13 @@ positions.
                            (default: `trained on <count> positions`)
   --hidden <n>             neurons per perspective, a multiple of 16 (default 128)
   --buckets <n>            output buckets, chosen by the men on the board, 1-31 (default 1)
+  --king-buckets <map>     input buckets by each side's king square, as that side
+                           sees the board: `none` (default), `mirror` (one bucket,
+                           files seen mirrored when the king is on e-h), 32
+                           bucket numbers for files a-d of ranks 1 to 8 (files
+                           e-h mirrored onto them), or 64 for every square a1..h8
+                           (no mirroring); separated by commas, spaces or `/`,
+                           e.g. \"0 0 1 1/2 2 2 2/3 3 3 3/3 3 3 3/3 3 3 3/3 3 3 3/3 3 3 3/3 3 3 3\"
   --epochs <n>             passes over the data (default 20)
   --batch <n>              positions per Adam step (default 16384)
   --lr <x>                 Adam step size, falling linearly to a tenth (default 0.001)
@@ -67,6 +74,8 @@ pub struct Options {
     pub hidden: usize,
     /// Output buckets: sets of output weights chosen by the number of men.
     pub buckets: usize,
+    /// Input buckets and mirroring by each side's king square.
+    pub king_buckets: KingBuckets,
     /// Passes over the data.
     pub epochs: u32,
     /// Positions per Adam step.
@@ -116,6 +125,7 @@ impl Options {
             description: None,
             hidden: 128,
             buckets: 1,
+            king_buckets: KingBuckets::NONE,
             epochs: 20,
             batch: 16_384,
             lr: 0.001,
@@ -161,6 +171,15 @@ impl Options {
                     o.hidden = n as usize;
                 }
                 "--buckets" => o.buckets = args.number(flag, 1, MAX_BUCKETS as u64)? as usize,
+                "--king-buckets" => {
+                    let text = args.value(flag)?;
+                    o.king_buckets =
+                        parse_king_buckets(&text).map_err(|reason| ArgError::BadValue {
+                            what: flag.to_string(),
+                            text,
+                            reason,
+                        })?;
+                }
                 "--epochs" => o.epochs = args.number(flag, 1, 100_000)? as u32,
                 "--batch" => o.batch = args.number(flag, 1, 100_000_000)? as usize,
                 "--lr" => o.lr = args.fraction(flag, 1e-7, 10.0)?,
@@ -185,6 +204,35 @@ impl Options {
         }
         Ok(Parsed::Run(o))
     }
+}
+
+/// The king map of `--king-buckets`' value (see [`USAGE`]).
+fn parse_king_buckets(text: &str) -> Result<KingBuckets, String> {
+    match text.trim() {
+        "none" => return Ok(KingBuckets::NONE),
+        "mirror" => return KingBuckets::mirrored_halves(&[0; 32]).map_err(|e| e.to_string()),
+        _ => {}
+    }
+    let numbers = text
+        .split(|c: char| c == ',' || c == '/' || c.is_whitespace())
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            part.parse::<u8>()
+                .ok()
+                .filter(|&b| b & kiln_format::net::KING_MAP_MIRROR == 0)
+                .ok_or_else(|| format!("{part:?} is not a bucket number"))
+        })
+        .collect::<Result<Vec<u8>, String>>()?;
+    let map = match numbers.len() {
+        32 => KingBuckets::mirrored_halves(numbers.as_slice().try_into().expect("32")),
+        64 => KingBuckets::from_bytes(numbers.as_slice().try_into().expect("64")),
+        n => {
+            return Err(format!(
+                "{n} bucket numbers: give 32 (files a-d, mirrored) or 64 (every square)"
+            ));
+        }
+    };
+    map.map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -212,6 +260,30 @@ mod tests {
             Ok(8)
         );
         assert!(parse("--data d --out x --lambda 2").is_err());
+        let kings =
+            |spec: &str| Options::parse(["--data", "d", "--out", "x", "--king-buckets", spec]);
+        for bad in ["", "0 1", "0 2 0 0", "x", "0,0,1,300", "1"] {
+            assert!(
+                matches!(kings(bad), Err(ArgError::BadValue { .. })),
+                "{bad:?}"
+            );
+        }
+        let four = "0 0 1 1/2 2 2 2/3 3 3 3/3 3 3 3/3 3 3 3/3 3 3 3/3 3 3 3/3 3 3 3";
+        let map = parse_king_buckets(four).expect("a map");
+        assert_eq!((map.count(), map.bucket(6), map.mirrored(6)), (4, 0, true));
+        assert_eq!(map.bucket(12), 2);
+        let mirror = parse_king_buckets("mirror").expect("a map");
+        assert_eq!(
+            (mirror.count(), mirror.mirrored(4), mirror.mirrored(3)),
+            (1, true, false)
+        );
+        let every: String = (0..64).map(|s| format!("{},", s / 32)).collect();
+        let halves = parse_king_buckets(&every).expect("a map");
+        assert_eq!(
+            (halves.count(), halves.mirrored(63), halves.bucket(63)),
+            (2, false, 1)
+        );
+        assert_eq!(parse_king_buckets("none"), Ok(KingBuckets::NONE));
         assert!(parse("--data d --out x --threads 0").is_err());
         assert!(
             parse("--data d --out x --description 0123456789012345678901234567890123").is_err()

@@ -32,9 +32,10 @@ use crate::positions::{self, DataError, LoadFilter};
 use crate::progress::Progress;
 use crate::texel::{self, Sample};
 use crate::trace::{self, BuiltParamsError};
-use kiln::eval::nnue::features;
+use kiln::eval::nnue::features::View;
 use kiln_board::{Board, Color, ColoredPiece, PieceKind, Square};
 use kiln_format::game::PackedPosition;
+use kiln_format::net::KingBuckets;
 use kiln_format::record::GameResult;
 
 /// At most this many pieces stand on a board (both kings and 30 others).
@@ -130,11 +131,21 @@ impl Position {
     }
 
     /// The active features from the side to move's perspective (`us`)
-    /// and the other side's (`them`); returns how many of each.
-    pub fn features(&self, us: &mut [u16; MAX_ACTIVE], them: &mut [u16; MAX_ACTIVE]) -> usize {
+    /// and the other side's (`them`), each side seeing the position as
+    /// the king map `kings` says for its king; returns how many of each.
+    pub fn features(
+        &self,
+        kings: &KingBuckets,
+        us: &mut [u16; MAX_ACTIVE],
+        them: &mut [u16; MAX_ACTIVE],
+    ) -> usize {
         let stm = self.side_to_move();
         let mirrored = self.packed.0[FLAGS] & MIRRORED != 0;
+        let mut men = [(ColoredPiece::new(Color::White, PieceKind::King), Square::A1); MAX_ACTIVE];
         let mut count = 0;
+        // A position without its king (never in Kiln's data) is seen as
+        // if the king stood on a1.
+        let mut king = [Square::A1; 2];
         for man in self.packed.men().take(MAX_ACTIVE) {
             let (Some(square), Some(&kind)) = (
                 Square::from_index(man.square),
@@ -147,15 +158,22 @@ impl Position {
             } else {
                 Color::White
             };
-            let piece = ColoredPiece::new(color, kind);
             let square = if mirrored {
                 Square::new(square.file().flip(), square.rank())
             } else {
                 square
             };
-            us[count] = features::index(stm, piece, square) as u16;
-            them[count] = features::index(!stm, piece, square) as u16;
+            if kind == PieceKind::King {
+                king[color.index()] = square;
+            }
+            men[count] = (ColoredPiece::new(color, kind), square);
             count += 1;
+        }
+        let ours = View::new(stm, king[stm.index()], kings);
+        let theirs = View::new(!stm, king[(!stm).index()], kings);
+        for (i, &(piece, square)) in men[..count].iter().enumerate() {
+            us[i] = ours.index(piece, square) as u16;
+            them[i] = theirs.index(piece, square) as u16;
         }
         count
     }
@@ -305,14 +323,27 @@ mod tests {
         let board = Board::from_fen("4k3/8/8/8/8/8/8/R3K3 b - - 0 1").unwrap();
         let position = Position::new(&board, 1.0, Some(300.0));
         let (mut us, mut them) = ([0; MAX_ACTIVE], [0; MAX_ACTIVE]);
-        assert_eq!(position.features(&mut us, &mut them), 3);
+        assert_eq!(position.features(&KingBuckets::NONE, &mut us, &mut them), 3);
         let rook = ColoredPiece::new(Color::White, kiln_board::PieceKind::Rook);
         let a1 = "a1".parse().unwrap();
-        assert_eq!(usize::from(us[0]), features::index(Color::Black, rook, a1));
-        assert_eq!(
-            usize::from(them[0]),
-            features::index(Color::White, rook, a1)
-        );
+        let none = KingBuckets::NONE;
+        let black = View::new(Color::Black, Square::E8, &none);
+        let white = View::new(Color::White, Square::E1, &none);
+        assert_eq!(usize::from(us[0]), black.index(rook, a1));
+        assert_eq!(usize::from(them[0]), white.index(rook, a1));
+
+        // Under a king map each side's features follow its own king:
+        // White's king on e1 is mirrored onto d1 (bucket 1), Black's on
+        // e8 is on its own e1 as well.
+        let mut halves = [3u8; 32];
+        halves[..8].copy_from_slice(&[0, 0, 1, 1, 2, 2, 2, 2]);
+        let kings = KingBuckets::mirrored_halves(&halves).unwrap();
+        assert_eq!(position.features(&kings, &mut us, &mut them), 3);
+        let black = View::new(Color::Black, Square::E8, &kings);
+        let white = View::new(Color::White, Square::E1, &kings);
+        assert_eq!(usize::from(us[0]), black.index(rook, a1));
+        assert_eq!(usize::from(them[0]), white.index(rook, a1));
+        assert_eq!(usize::from(them[0]), 768 + 3 * 64 + 7);
         // Black to move in a game White won: the target is low.
         assert_eq!(position.target(1.0, 0.01), 0.0);
         let blended = position.target(0.5, 0.01);
@@ -329,7 +360,7 @@ mod tests {
         let position = |fen: &str| Position::new(&Board::from_fen(fen).unwrap(), 0.5, Some(10.0));
         let sorted = |position: &Position| {
             let (mut us, mut them) = ([0; MAX_ACTIVE], [0; MAX_ACTIVE]);
-            let count = position.features(&mut us, &mut them);
+            let count = position.features(&KingBuckets::NONE, &mut us, &mut them);
             let (mut us, mut them) = (us[..count].to_vec(), them[..count].to_vec());
             us.sort_unstable();
             them.sort_unstable();

@@ -157,7 +157,12 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
         lambda: options.lambda as f32,
     };
     let threads = options.threads;
-    let mut net = Network::random(options.hidden, options.buckets, options.seed);
+    let mut net = Network::random(
+        options.hidden,
+        options.king_buckets,
+        options.buckets,
+        options.seed,
+    );
     // The held-out loss of a network, when there are held-out positions.
     let held_out = |net: &Network| {
         (!holdout.is_empty()).then(|| optimise::mean_loss(net, &holdout, &objective, threads))
@@ -172,9 +177,15 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
         )
     };
     println!(
-        "K {k:.6}, {} training and {held} held-out positions, hidden {}, output buckets {}",
+        "K {k:.6}, {} training and {held} held-out positions, hidden {}, input buckets {}{}, output buckets {}",
         positions.len(),
         options.hidden,
+        options.king_buckets.count(),
+        if options.king_buckets.is_none() {
+            ""
+        } else {
+            " (king map)"
+        },
         options.buckets
     );
     if let Some(loss) = hand_written {
@@ -279,6 +290,7 @@ fn write_network(
         .unwrap_or_else(|| format!("trained on {positions} positions"));
     let header = NetHeader {
         hidden: options.hidden,
+        king_buckets: options.king_buckets,
         buckets: options.buckets,
         qa: quantise::QA,
         qb: quantise::QB,
@@ -309,7 +321,7 @@ fn quantisation_error(
     let total: f64 = positions
         .iter()
         .map(|position| {
-            let count = position.features(&mut us, &mut them);
+            let count = position.features(&net.kings, &mut us, &mut them);
             let (us, them) = (&us[..count], &them[..count]);
             let float = f64::from(net.forward(us, them, &mut acc)) * f64::from(header.scale);
             let integer = f64::from(quantise::evaluate(header, weights, us, them));

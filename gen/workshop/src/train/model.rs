@@ -13,17 +13,20 @@
 //! pass.
 
 use kiln::rng::Rng;
-use kiln_format::net::{INPUTS, output_bucket};
+use kiln_format::net::{INPUTS, KingBuckets, output_bucket};
 
-/// The float weights of a (768 → N)×2 → 1 network; the same shape also
+/// The float weights of a (768·K → N)×2 → 1 network; the same shape also
 /// holds a gradient.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     /// Neurons per perspective.
     pub hidden: usize,
+    /// The input buckets (K = `kings.count()` sets of feature weights)
+    /// and mirroring by each side's king square.
+    pub kings: KingBuckets,
     /// Output buckets B.
     pub buckets: usize,
-    /// `[768][N]`: feature f's N weights together.
+    /// `[K][768][N]`: feature f's N weights together.
     pub feature_weights: Vec<f32>,
     /// `[N]`.
     pub feature_biases: Vec<f32>,
@@ -42,11 +45,12 @@ fn screlu(x: f32) -> f32 {
 
 impl Network {
     /// All zeros: an empty gradient.
-    pub fn zeros(hidden: usize, buckets: usize) -> Network {
+    pub fn zeros(hidden: usize, kings: KingBuckets, buckets: usize) -> Network {
         Network {
             hidden,
+            kings,
             buckets,
-            feature_weights: vec![0.0; INPUTS * hidden],
+            feature_weights: vec![0.0; kings.count() * INPUTS * hidden],
             feature_biases: vec![0.0; hidden],
             output_weights: vec![0.0; 2 * hidden * buckets],
             output_biases: vec![0.0; buckets],
@@ -57,10 +61,10 @@ impl Network {
     /// ±0.1 (an accumulator of some 30 features then starts well inside
     /// the activation's range), output weights uniform in ±1/√(2N), biases
     /// zero.
-    pub fn random(hidden: usize, buckets: usize, seed: u64) -> Network {
+    pub fn random(hidden: usize, kings: KingBuckets, buckets: usize, seed: u64) -> Network {
         let mut rng = Rng::new(seed);
         let mut uniform = |range: f64| ((rng.unit() * 2.0 - 1.0) * range) as f32;
-        let mut net = Network::zeros(hidden, buckets);
+        let mut net = Network::zeros(hidden, kings, buckets);
         net.feature_weights
             .iter_mut()
             .for_each(|w| *w = uniform(0.1));
@@ -203,7 +207,7 @@ mod tests {
 
     fn gradient_check(buckets: usize) {
         let hidden = 16;
-        let mut net = Network::random(hidden, buckets, 7);
+        let mut net = Network::random(hidden, KingBuckets::NONE, buckets, 7);
         // Biases that put most neurons inside (0, 1), where the gradient
         // is not zero.
         net.feature_biases
@@ -222,7 +226,7 @@ mod tests {
                 .map(|&(us, them, t)| loss(net.forward(us, them, &mut acc), t).0)
                 .sum::<f64>()
         };
-        let mut grad = Network::zeros(hidden, buckets);
+        let mut grad = Network::zeros(hidden, KingBuckets::NONE, buckets);
         let mut acc = vec![0.0; 2 * hidden];
         for &(us, them, t) in &positions {
             let raw = net.forward(us, them, &mut acc);

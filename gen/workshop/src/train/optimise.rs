@@ -51,7 +51,7 @@ fn shard(
     let (mut us, mut them) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
     let mut total = 0.0f64;
     for position in positions {
-        let count = position.features(&mut us, &mut them);
+        let count = position.features(&net.kings, &mut us, &mut them);
         let (us, them) = (&us[..count], &them[..count]);
         let raw = net.forward(us, them, &mut acc);
         let target = position.target(objective.lambda, objective.k);
@@ -132,7 +132,7 @@ pub fn train(
     let mut optimisers = net.parts().map(|part| Adam::<f32>::new(part.len()));
     let threads = schedule.threads.max(1);
     let mut grads: Vec<Network> = (0..threads)
-        .map(|_| Network::zeros(net.hidden, net.buckets))
+        .map(|_| Network::zeros(net.hidden, net.kings, net.buckets))
         .collect();
     let mut rng = Rng::new(schedule.seed ^ 0x5DEE_CE66_D1CE_5EED);
     for epoch in 0..schedule.epochs {

@@ -3,6 +3,8 @@
 //! rounding moves the network's verdicts.
 
 use super::model::Network;
+#[cfg(test)]
+use kiln_format::net::KingBuckets;
 use kiln_format::net::{NetHeader, NetWeights};
 
 /// Feature-transformer scale: an activation of 1 is QA.
@@ -80,7 +82,11 @@ mod tests {
     fn integer_evaluation_matches_the_float_network_on_exact_weights() {
         let hidden = 32;
         let buckets = 8;
-        let mut net = Network::random(hidden, buckets, 11);
+        // Two input buckets: features 768..1536 are the second's.
+        let mut halves = [1u8; 32];
+        halves[..4].copy_from_slice(&[0; 4]);
+        let kings = KingBuckets::mirrored_halves(&halves).expect("a king map");
+        let mut net = Network::random(hidden, kings, buckets, 11);
         for w in net
             .feature_weights
             .iter_mut()
@@ -98,6 +104,7 @@ mod tests {
         let weights = quantise(&net);
         let header = NetHeader {
             hidden,
+            king_buckets: kings,
             buckets,
             qa: QA,
             qb: QB,
@@ -108,9 +115,10 @@ mod tests {
         // Twenty-four men: a bucket other than the first.
         let many: Vec<u16> = (0..24).map(|i| i * 31 % 768).collect();
         let many_them: Vec<u16> = many.iter().map(|f| (f + 384) % 768).collect();
-        let positions: [(&[u16], &[u16]); 4] = [
+        let positions: [(&[u16], &[u16]); 5] = [
             (&[4, 100, 383, 500], &[388, 10, 700]),
             (&[60, 420, 3], &[3, 444, 767, 5, 6]),
+            (&[800, 1535, 3], &[1000, 444, 1200]),
             (&[], &[]),
             (&many, &many_them),
         ];
@@ -130,7 +138,8 @@ mod tests {
     /// file: the trainer's quantised check measures what the engine plays.
     #[test]
     fn the_engine_evaluates_its_built_in_network_as_the_trainer_does() {
-        use kiln::eval::nnue::{self, features, network};
+        use super::super::data::{MAX_ACTIVE, Position};
+        use kiln::eval::nnue::{self, network};
         use kiln_board::Board;
         // The engine's build script reads KILN_NET relative to the
         // workspace root, two levels above this crate.
@@ -139,6 +148,7 @@ mod tests {
         let bytes = std::fs::read(&path).expect("the built-in network's file");
         let (header, weights, fingerprint) = kiln_format::net::read(&bytes).expect("a network");
         assert_eq!(fingerprint, network::FINGERPRINT, "{}", path.display());
+        assert_eq!(header.king_buckets, network::KING_BUCKETS);
         let mut checked = 0;
         for fen in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -149,14 +159,11 @@ mod tests {
             "2r3k1/5ppp/8/8/8/8/5PPP/1R4K1 b - - 0 30",
         ] {
             let board = Board::from_fen(fen).expect("test FEN");
-            let us_color = board.side_to_move();
-            let (mut us, mut them) = (Vec::new(), Vec::new());
-            for square in board.occupied() {
-                let piece = board.piece_on(square).expect("occupied");
-                us.push(features::index(us_color, piece, square) as u16);
-                them.push(features::index(!us_color, piece, square) as u16);
-            }
-            let trainer = evaluate(&header, &weights, &us, &them);
+            // The trainer's own path from a position to its features.
+            let position = Position::new(&board, 0.5, None);
+            let (mut us, mut them) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+            let count = position.features(&header.king_buckets, &mut us, &mut them);
+            let trainer = evaluate(&header, &weights, &us[..count], &them[..count]);
             assert_eq!(nnue::evaluate_fresh(&board), trainer, "{fen}");
             checked += 1;
         }
