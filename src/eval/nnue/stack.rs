@@ -4,9 +4,9 @@
 //! The board knows nothing of the network: it only keeps its history
 //! (each move with the pieces it took off and put on, and the key before
 //! it). Entry `i` of the stack holds the accumulator of the position after
-//! `i` moves of that history; each half is tagged with the key of the
-//! position it was computed for and the [`View`] it was computed under
-//! (the side's input bucket and mirroring). To evaluate, the stack looks,
+//! `i` moves of that history, tagged with the key of the position it was
+//! computed for and, half by half, the [`View`] each half was computed
+//! under (the side's input bucket and mirroring). To evaluate, the stack looks,
 //! for each side, for the nearest ancestor whose half carries that
 //! ancestor's key and the side's view of the current position, and
 //! replays forward what each later move changed
@@ -36,10 +36,32 @@ pub const MAX_REPLAY: usize = 8;
 
 #[derive(Clone, Debug)]
 struct Entry {
-    /// Per side: the key of the position the half was computed for and
-    /// the view it was computed under; `None` while it holds nothing.
-    tags: [Option<(u64, View)>; 2],
+    /// The key of the position the halves were computed for.
+    key: u64,
+    /// Per side: the view its half was computed under, `None` while it
+    /// holds nothing for the position of `key`.
+    views: [Option<View>; 2],
     acc: Accumulator,
+}
+
+impl Entry {
+    /// Whether the half of `view`'s side holds the position of `key` as
+    /// `view` sees it.
+    #[inline(always)]
+    fn holds(&self, key: u64, view: View) -> bool {
+        self.key == key && self.views[view.color().index()] == Some(view)
+    }
+
+    /// Records that the half of `view`'s side now holds the position of
+    /// `key` under `view`; a half that held another position is dropped.
+    #[inline(always)]
+    fn tag(&mut self, key: u64, view: View) {
+        if self.key != key {
+            self.key = key;
+            self.views = [None; 2];
+        }
+        self.views[view.color().index()] = Some(view);
+    }
 }
 
 /// One search thread's accumulator stack.
@@ -91,7 +113,8 @@ impl AccumulatorStack {
         let len = board.history().len();
         if self.entries.len() <= len {
             let blank = Entry {
-                tags: [None; 2],
+                key: 0,
+                views: [None; 2],
                 acc: Accumulator::EMPTY,
             };
             self.entries.resize(len + 1 + 64, blank);
@@ -101,9 +124,8 @@ impl AccumulatorStack {
         // Usually both sides can go on from the same ancestor (no king
         // changed its view): one search and one pass over each half.
         let both = (oldest..=len).rev().find(|&ply| {
-            let key = key_at(board, ply);
-            let tags = &self.entries[ply].tags;
-            tags[0] == Some((key, views[0])) && tags[1] == Some((key, views[1]))
+            let entry = &self.entries[ply];
+            entry.key == key_at(board, ply) && entry.views == views.map(Some)
         });
         match both {
             Some(ply) if ply == len => {}
@@ -141,17 +163,16 @@ impl AccumulatorStack {
     /// scratch.
     fn update_half(&mut self, board: &Board, view: View, oldest: usize) {
         let len = board.history().len();
-        let side = view.color().index();
         let ancestor = (oldest..=len)
             .rev()
-            .find(|&ply| self.entries[ply].tags[side] == Some((key_at(board, ply), view)));
+            .find(|&ply| self.entries[ply].holds(key_at(board, ply), view));
         match ancestor {
             Some(ply) if ply == len => {}
             Some(ply) => self.replay_half(board, ply, view),
             None => {
                 let entry = &mut self.entries[len];
                 entry.acc.refresh_half(board, view);
-                entry.tags[side] = Some((board.key().0, view));
+                entry.tag(board.key().0, view);
             }
         }
     }
@@ -167,24 +188,23 @@ impl AccumulatorStack {
             let (done, rest) = self.entries.split_at_mut(ply + 1);
             let next = &mut rest[0];
             let changes = history[ply].changes();
-            let key = key_at(board, ply + 1);
             for view in views {
                 next.acc.apply_half_from(&done[ply].acc, view, &changes);
-                next.tags[view.color().index()] = Some((key, view));
             }
+            next.key = key_at(board, ply + 1);
+            next.views = views.map(Some);
         }
     }
 
     /// [`AccumulatorStack::replay`] for the half of `view`'s side only.
     fn replay_half(&mut self, board: &Board, from: usize, view: View) {
         let history = board.history();
-        let side = view.color().index();
         for ply in from..history.len() {
             let (done, rest) = self.entries.split_at_mut(ply + 1);
             let next = &mut rest[0];
             next.acc
                 .apply_half_from(&done[ply].acc, view, &history[ply].changes());
-            next.tags[side] = Some((key_at(board, ply + 1), view));
+            next.tag(key_at(board, ply + 1), view);
         }
     }
 }
