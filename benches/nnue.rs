@@ -1,7 +1,9 @@
 //! Network kernels: the output layer, dispatching (AVX2 where the CPU has
 //! it) against the portable scalar path, on the accumulators of a few
-//! positions, and a column update (add then subtract). The numbers decide
-//! whether the AVX2 path earns its `unsafe` (docs/nnue.md).
+//! positions, a column update (add then subtract), and the one-pass child
+//! update of a quiet move and of a capture, dispatching against portable.
+//! The numbers decide whether the AVX2 paths earn their `unsafe`
+//! (docs/nnue.md).
 
 use std::hint::black_box;
 
@@ -56,5 +58,37 @@ fn bench_update(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_output, bench_update);
+/// The child accumulator half of a quiet move (one column on, one off) and
+/// of a capture (one on, two off), as `Accumulator::apply_from` writes it:
+/// dispatching (AVX2 where the CPU has it) against the portable path.
+fn bench_add_sub_into(c: &mut Criterion) {
+    type Update = fn(&mut simd::Half, &simd::Half, &[&simd::Half], &[&simd::Half]);
+    let parent = accumulators()[1];
+    let mut child = Accumulator::EMPTY;
+    let w = &FEATURE_WEIGHTS.0;
+    let shapes: [(&str, Vec<&simd::Half>, Vec<&simd::Half>); 2] = [
+        ("quiet", vec![&w[100]], vec![&w[200]]),
+        ("capture", vec![&w[100]], vec![&w[200], &w[300]]),
+    ];
+    let paths: [(&str, Update); 2] = [
+        ("dispatch", simd::add_sub_into),
+        ("scalar", simd::add_sub_into_scalar),
+    ];
+    for (shape, on, off) in &shapes {
+        for (path, update) in paths {
+            c.bench_function(&format!("nnue/add_sub_into/{shape}/{path}"), |b| {
+                b.iter(|| {
+                    update(
+                        black_box(&mut child.values.0[0]),
+                        black_box(&parent.values.0[0]),
+                        black_box(on),
+                        black_box(off),
+                    )
+                })
+            });
+        }
+    }
+}
+
+criterion_group!(benches, bench_output, bench_update, bench_add_sub_into);
 criterion_main!(benches);
