@@ -59,6 +59,18 @@ impl View {
         self.color
     }
 
+    /// The input bucket of this view (0 without a king map).
+    #[inline(always)]
+    pub const fn bucket(self) -> usize {
+        self.offset as usize / FEATURES
+    }
+
+    /// Whether this view sees the files mirrored.
+    #[inline(always)]
+    pub const fn mirrored(self) -> bool {
+        self.square_xor & 7 != 0
+    }
+
     /// The feature of `piece` on `square` in this view.
     #[inline(always)]
     pub const fn index(self, piece: ColoredPiece, square: Square) -> usize {

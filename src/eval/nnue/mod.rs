@@ -8,6 +8,8 @@
 //! - [`accumulator`]: the first layer's sums and their updates by move;
 //! - [`stack`]: a search thread's accumulators, following the board's
 //!   history lazily;
+//! - [`refresh`]: the stack's cache of the last half built for each view,
+//!   so that a refresh costs only the pieces that differ;
 //! - [`simd`]: the inner loops, scalar and AVX2, bit-identical.
 //!
 //! The endgame table's exact verdicts ([`Verdict::Exact`]) stand with the
@@ -16,6 +18,7 @@
 pub mod accumulator;
 pub mod features;
 pub mod network;
+pub mod refresh;
 pub mod simd;
 pub mod stack;
 

@@ -13,7 +13,8 @@
 //! ([`HistoryEntry::changes`](kiln_board::HistoryEntry::changes)) under
 //! that view; with no such ancestor within [`MAX_REPLAY`] moves (the root
 //! of a search, a new position, a king that crossed into another bucket)
-//! it builds that half from scratch.
+//! it rebuilds that half, from the last half built for the same view
+//! ([`RefreshCache`]).
 //!
 //! Features add up, so replaying under the current view is right for the
 //! current position even when the king left the view and came back on the
@@ -26,6 +27,7 @@
 use super::accumulator::{Accumulator, view};
 use super::features::View;
 use super::network::KING_BUCKETS;
+use super::refresh::RefreshCache;
 use kiln_board::{Board, Color};
 use kiln_format::net::KingBuckets;
 
@@ -73,6 +75,8 @@ pub struct AccumulatorStack {
     /// Whether `kings` has buckets or mirroring, so that a side's view
     /// depends on where its king stands.
     kings_matter: bool,
+    /// The last half built for each view, which refreshes start from.
+    cache: RefreshCache,
 }
 
 impl Default for AccumulatorStack {
@@ -105,6 +109,7 @@ impl AccumulatorStack {
             entries: Vec::new(),
             kings,
             kings_matter: !kings.is_none(),
+            cache: RefreshCache::new(&kings),
         }
     }
 
@@ -171,7 +176,8 @@ impl AccumulatorStack {
             Some(ply) => self.replay_half(board, ply, view),
             None => {
                 let entry = &mut self.entries[len];
-                entry.acc.refresh_half(board, view);
+                let half = &mut entry.acc.values.0[view.color().index()];
+                self.cache.refresh(board, view, half);
                 entry.tag(board.key().0, view);
             }
         }
