@@ -239,10 +239,39 @@ fn draws_the_learning_curve_alone() {
         out: out.clone(),
     })
     .expect("picture drawn");
-    assert_eq!(written, [out.join("learning-curve.png")]);
+    // Named after the curve's file.
+    assert_eq!(written, [out.join("curve.png")]);
     let (size, colours) = decode(&written[0]);
     assert_eq!(size, (1000, 600));
-    assert!(colours > 20, "learning-curve.png has {colours} colours");
+    assert!(colours > 20, "curve.png has {colours} colours");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+/// Networks of several shapes against one reference: a line and a legend
+/// entry for each series, each series in order of its own positions.
+const SERIES_CURVE: &str = "\
+3870348 -70 -110 -30 N=128
+3870348 -95 -140 -50 N=256
+9000000 10 -30 50 N=128
+9000000 25 -15 65 N=256
+";
+
+#[test]
+fn draws_a_learning_curve_of_several_series() {
+    let dir = temp_dir("series-curve");
+    let curve = dir.join("stage2.txt");
+    std::fs::write(&curve, SERIES_CURVE).expect("curve written");
+    let out = dir.join("pictures");
+    let written = run(&Options {
+        params: None,
+        losses: None,
+        curve: Some(curve),
+        out: out.clone(),
+    })
+    .expect("picture drawn");
+    assert_eq!(written, [out.join("stage2.png")]);
+    let (_, colours) = decode(&written[0]);
+    assert!(colours > 20, "stage2.png has {colours} colours");
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
@@ -252,14 +281,32 @@ fn a_malformed_curve_line_is_an_error_naming_its_line() {
     let curve = dir.join("curve.txt");
     for (text, expected) in [
         ("100 5 3 7\n50 6 3 7\n", ":2: 50 positions after 100"),
-        ("100 5 3\n", ":1: expected '<positions> <elo> <low> <high>'"),
+        (
+            "100 5 3\n",
+            ":1: expected '<positions> <elo> <low> <high> [<series>]'",
+        ),
+        (
+            "100 5 3 7 a b\n",
+            ":1: expected '<positions> <elo> <low> <high> [<series>]'",
+        ),
+        (
+            "100 5 3 7 a\n50 5 3 7 b\n40 5 3 7 a\n",
+            ":3: 40 positions after 100",
+        ),
+        (
+            "1 5 3 7 a\n1 5 3 7 b\n1 5 3 7 c\n1 5 3 7 d\n1 5 3 7 e\n",
+            ":5: more than 4 series",
+        ),
         ("100 x 3 7\n", ":1: bad number 'x'"),
         (
             "100 9 3 7\n",
             ":1: the interval 3..7 does not hold the Elo 9",
         ),
         ("0 1 1 1\n", ":1: bad position count '0'"),
-        ("# nothing\n", "no '<positions> <elo> <low> <high>' line"),
+        (
+            "# nothing\n",
+            "no '<positions> <elo> <low> <high> [<series>]' line",
+        ),
     ] {
         std::fs::write(&curve, text).expect("curve written");
         let err = run(&Options {

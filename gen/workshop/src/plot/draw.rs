@@ -53,8 +53,9 @@ pub enum PlotError {
         /// The epoch whose loss it is.
         epoch: u32,
     },
-    /// A line of the learning-curve file is not `<positions> <elo> <low> <high>`
-    /// with positions counting up, or the file has no such line.
+    /// A line of the learning-curve file is not `<positions> <elo> <low>
+    /// <high> [<series>]` with each series' positions counting up, names a
+    /// series beyond the palette, or the file has no such line.
     CurveLine {
         /// The file.
         path: PathBuf,
@@ -166,7 +167,7 @@ impl std::error::Error for PlotError {
 }
 
 /// Draws the pictures `options` ask for; returns the files written
-/// (`psqt.png`, `loss.png`, `learning-curve.png`, in that order, each if
+/// (`psqt.png`, `loss.png`, `<curve file's stem>.png`, in that order, each if
 /// its input was given). Every input is read and checked before anything
 /// is written.
 pub fn run(options: &Options) -> Result<Vec<PathBuf>, PlotError> {
@@ -211,8 +212,13 @@ pub fn run(options: &Options) -> Result<Vec<PathBuf>, PlotError> {
         })?;
         written.push(path);
     }
-    if let Some(curve) = curve {
-        let path = options.out.join("learning-curve.png");
+    if let (Some(curve), Some(file)) = (curve, &options.curve) {
+        // Named after its file, so that several curves share a folder.
+        let stem = file.file_stem().map_or_else(
+            || "learning-curve".into(),
+            |stem| stem.to_string_lossy().into_owned(),
+        );
+        let path = options.out.join(format!("{stem}.png"));
         render(&path, LOSS_SIZE, |area| draw_curve(area, &curve))?;
         written.push(path);
     }
@@ -258,13 +264,15 @@ fn parse_losses(path: &Path, text: &str) -> Result<Vec<EpochLoss>, PlotError> {
 
 /// One match of a learning curve: the network trained on `positions`
 /// positions scored `elo` against the curve's reference engine, with the
-/// 95 % interval `low..=high`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// 95 % interval `low..=high`; `series` names the network's shape (one
+/// line of the picture each), empty when the file names none.
+#[derive(Clone, Debug, PartialEq)]
 struct CurvePoint {
     positions: u64,
     elo: f64,
     low: f64,
     high: f64,
+    series: String,
 }
 
 fn parse_curve(path: &Path, text: &str) -> Result<Vec<CurvePoint>, PlotError> {
@@ -280,11 +288,15 @@ fn parse_curve(path: &Path, text: &str) -> Result<Vec<CurvePoint>, PlotError> {
             line: n + 1,
             message,
         };
-        let [positions, elo, low, high] = words[..] else {
-            return Err(bad(format!(
-                "expected '<positions> <elo> <low> <high>', found '{}'",
-                line.trim()
-            )));
+        let (positions, elo, low, high, series) = match words[..] {
+            [positions, elo, low, high] => (positions, elo, low, high, ""),
+            [positions, elo, low, high, series] => (positions, elo, low, high, series),
+            _ => {
+                return Err(bad(format!(
+                    "expected '<positions> <elo> <low> <high> [<series>]', found '{}'",
+                    line.trim()
+                )));
+            }
         };
         let positions = match positions.parse::<u64>() {
             Ok(p) if p > 0 => p,
@@ -299,20 +311,26 @@ fn parse_curve(path: &Path, text: &str) -> Result<Vec<CurvePoint>, PlotError> {
             elo: number(elo)?,
             low: number(low)?,
             high: number(high)?,
+            series: series.to_string(),
         };
         if !(point.low <= point.elo && point.elo <= point.high) {
             return Err(bad(format!(
                 "the interval {low}..{high} does not hold the Elo {elo}"
             )));
         }
-        if points
-            .last()
-            .is_some_and(|last| positions <= last.positions)
+        if let Some(last) = points
+            .iter()
+            .rev()
+            .find(|p| p.series == point.series)
+            .filter(|last| positions <= last.positions)
         {
             return Err(bad(format!(
-                "{positions} positions after {}: list the matches by position count",
-                points[points.len() - 1].positions
+                "{positions} positions after {}: list each series' matches by position count",
+                last.positions
             )));
+        }
+        if series_count(&points, &point.series) > SERIES_COLORS.len() {
+            return Err(bad(format!("more than {} series", SERIES_COLORS.len())));
         }
         points.push(point);
     }
@@ -320,7 +338,7 @@ fn parse_curve(path: &Path, text: &str) -> Result<Vec<CurvePoint>, PlotError> {
         return Err(PlotError::CurveLine {
             path: path.to_path_buf(),
             line: 0,
-            message: "no '<positions> <elo> <low> <high>' line".into(),
+            message: "no '<positions> <elo> <low> <high> [<series>]' line".into(),
         });
     }
     Ok(points)
@@ -691,6 +709,32 @@ fn draw_losses(
 /// How far below its point a lower bound is drawn at most (Elo).
 const MAX_DRAWN_BELOW: f64 = 300.0;
 
+/// The colours of a learning curve's series, in the order the file first
+/// names them (a palette that colour-blind readers tell apart).
+const SERIES_COLORS: [RGBColor; 4] = [
+    TRAINING,
+    HELD_OUT,
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+];
+
+/// The series of `points` in the order they first appear.
+fn series_names(points: &[CurvePoint]) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for point in points {
+        if !names.contains(&point.series.as_str()) {
+            names.push(&point.series);
+        }
+    }
+    names
+}
+
+/// How many series `points` and one more point of `series` name.
+fn series_count(points: &[CurvePoint], series: &str) -> usize {
+    let names = series_names(points);
+    names.len() + usize::from(!names.contains(&series))
+}
+
 /// The learning curve: Elo against a fixed reference engine by training
 /// positions (millions, logarithmic axis), each point with its 95 %
 /// interval, and the line of equal strength.
@@ -746,24 +790,41 @@ fn draw_curve(
         [(x_lo, 0.0), (x_hi, 0.0)],
         GREY.stroke_width(2),
     ))?;
-    chart.draw_series(points.iter().map(|p| {
-        ErrorBar::new_vertical(
-            millions(p),
-            p.low.max(y_lo),
-            p.elo,
-            p.high,
-            TRAINING.stroke_width(2),
-            12,
-        )
-    }))?;
-    chart.draw_series(LineSeries::new(
-        points.iter().map(|p| (millions(p), p.elo)),
-        TRAINING.stroke_width(3),
-    ))?;
-    chart.draw_series(
-        points
-            .iter()
-            .map(|p| Circle::new((millions(p), p.elo), 5, TRAINING.filled())),
-    )?;
+    let names = series_names(points);
+    for (name, &color) in names.iter().zip(&SERIES_COLORS) {
+        let line: Vec<&CurvePoint> = points.iter().filter(|p| p.series == *name).collect();
+        chart.draw_series(line.iter().map(|p| {
+            ErrorBar::new_vertical(
+                millions(p),
+                p.low.max(y_lo),
+                p.elo,
+                p.high,
+                color.stroke_width(2),
+                12,
+            )
+        }))?;
+        let series = chart.draw_series(LineSeries::new(
+            line.iter().map(|p| (millions(p), p.elo)),
+            color.stroke_width(3),
+        ))?;
+        if !name.is_empty() {
+            series.label(*name).legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3))
+            });
+        }
+        chart.draw_series(
+            line.iter()
+                .map(|p| Circle::new((millions(p), p.elo), 5, color.filled())),
+        )?;
+    }
+    if names.iter().any(|name| !name.is_empty()) {
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .label_font(style(16, INK))
+            .background_style(WHITE.mix(0.9))
+            .border_style(GREY)
+            .draw()?;
+    }
     Ok(())
 }

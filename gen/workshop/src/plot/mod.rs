@@ -36,8 +36,9 @@ Renders pictures of the evaluation to PNG files in <dir>: with --params
 psqt.png, the middlegame and endgame piece-square table of each piece as
 heat maps; with --losses (the file `kiln-workshop tune --losses` or
 `kiln-workshop train --losses` writes) loss.png, the training and held-out
-loss per epoch; with --curve learning-curve.png, the network's Elo against
-a reference engine by training positions. At least one of the three.
+loss per epoch; with --curve <stem>.png (named after the curve's file), the
+network's Elo against a reference engine by training positions, a line for
+each series (network shape) the file names. At least one of the three.
 Prints the path of each file written.
 
 For example:
@@ -46,7 +47,8 @@ For example:
   --params <params.txt>    weights in the format of src/eval/params.txt
   --losses <file.jsonl>    losses per epoch, one JSON object a line, as
                            `kiln-workshop tune` and `train` write with --losses
-  --curve <file>           lines `<positions> <elo> <low> <high>` (docs/nnue-curve.txt)
+  --curve <file>           lines `<positions> <elo> <low> <high> [<series>]`, each
+                           series by position count (docs/nnue-curve.txt)
   --out <dir>              directory for the PNG files
   -h, --help               this help";
 
@@ -60,8 +62,8 @@ pub struct Options {
     /// train` run (JSON lines, [`crate::fit::EpochLoss`]), if its loss curve
     /// is wanted.
     pub losses: Option<PathBuf>,
-    /// A learning-curve file (`<positions> <elo> <low> <high>` lines), if its
-    /// picture is wanted.
+    /// A learning-curve file (`<positions> <elo> <low> <high> [<series>]`
+    /// lines), if its picture is wanted.
     pub curve: Option<PathBuf>,
     /// The folder the pictures are written to (created if missing).
     pub out: PathBuf,
