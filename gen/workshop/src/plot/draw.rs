@@ -747,6 +747,10 @@ fn draw_curve(
         (lo.min(millions(p)), hi.max(millions(p)))
     });
     let (x_lo, x_hi) = (x_lo / 1.6, x_hi * 1.6);
+    // At least a factor of ten, so that the logarithmic axis has labels
+    // even when every point sits at one position count.
+    let widen = (10.0 / (x_hi / x_lo)).max(1.0).sqrt();
+    let (x_lo, x_hi) = (x_lo / widen, x_hi * widen);
     // A lower bound far below its point (a match the network nearly
     // lost outright has none to speak of) is cut at the picture's edge
     // rather than squashing every other point.
