@@ -226,25 +226,33 @@ const CURVE: &str = "\
 1500000 -120 -165 -75  # a comment after the numbers
 ";
 
-#[test]
-fn draws_the_learning_curve_alone() {
-    let dir = temp_dir("curve");
-    let curve = dir.join("curve.txt");
-    std::fs::write(&curve, CURVE).expect("curve written");
+/// Draws the curve `text`, written to a file named `file`, alone; checks
+/// that the one picture is named after the file, is 1000×600 and has more
+/// than a few colours.
+fn draws_curve_named_after_its_file(file: &str, text: &str) {
+    let dir = temp_dir(file);
+    let curve = dir.join(file);
+    std::fs::write(&curve, text).expect("curve written");
     let out = dir.join("pictures");
     let written = run(&Options {
         params: None,
         losses: None,
-        curve: Some(curve),
+        curve: Some(curve.clone()),
         out: out.clone(),
     })
     .expect("picture drawn");
-    // Named after the curve's file.
-    assert_eq!(written, [out.join("curve.png")]);
+    let png = curve.with_extension("png");
+    let name = png.file_name().expect("a file name");
+    assert_eq!(written, [out.join(name)]);
     let (size, colours) = decode(&written[0]);
     assert_eq!(size, (1000, 600));
-    assert!(colours > 20, "curve.png has {colours} colours");
+    assert!(colours > 20, "{name:?} has {colours} colours");
     std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn draws_the_learning_curve_alone() {
+    draws_curve_named_after_its_file("curve.txt", CURVE);
 }
 
 /// Networks of several shapes against one reference: a line and a legend
@@ -258,21 +266,7 @@ const SERIES_CURVE: &str = "\
 
 #[test]
 fn draws_a_learning_curve_of_several_series() {
-    let dir = temp_dir("series-curve");
-    let curve = dir.join("stage2.txt");
-    std::fs::write(&curve, SERIES_CURVE).expect("curve written");
-    let out = dir.join("pictures");
-    let written = run(&Options {
-        params: None,
-        losses: None,
-        curve: Some(curve),
-        out: out.clone(),
-    })
-    .expect("picture drawn");
-    assert_eq!(written, [out.join("stage2.png")]);
-    let (_, colours) = decode(&written[0]);
-    assert!(colours > 20, "stage2.png has {colours} colours");
-    std::fs::remove_dir_all(&dir).expect("clean up");
+    draws_curve_named_after_its_file("stage2.txt", SERIES_CURVE);
 }
 
 #[test]
