@@ -95,6 +95,6 @@ impl Accumulator {
 
 /// The weight column of `piece` on `square` in `view`.
 #[inline(always)]
-fn column(view: View, piece: ColoredPiece, square: Square) -> &'static Half {
+pub(super) fn column(view: View, piece: ColoredPiece, square: Square) -> &'static Half {
     &FEATURE_WEIGHTS.0[view.index(piece, square)]
 }

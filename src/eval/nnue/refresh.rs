@@ -11,9 +11,9 @@
 //! same bits as one from scratch; the stack's debug check compares them
 //! at every evaluation.
 
+use super::accumulator::column;
 use super::features::View;
 use super::network::FEATURE_BIASES;
-use super::network::FEATURE_WEIGHTS;
 use super::simd::{self, Half};
 use kiln_board::{Board, Color, ColoredPiece, PieceKind};
 use kiln_format::net::KingBuckets;
@@ -65,12 +65,11 @@ impl RefreshCache {
                 let now = board.pieces(color, kind).0;
                 let cached = &mut slot.pieces[color.index()][kind.index()];
                 let piece = ColoredPiece::new(color, kind);
-                let column = |square| &FEATURE_WEIGHTS.0[view.index(piece, square)];
                 for square in kiln_board::Bitboard(now & !*cached) {
-                    simd::add(&mut slot.half, column(square));
+                    simd::add(&mut slot.half, column(view, piece, square));
                 }
                 for square in kiln_board::Bitboard(*cached & !now) {
-                    simd::sub(&mut slot.half, column(square));
+                    simd::sub(&mut slot.half, column(view, piece, square));
                 }
                 *cached = now;
             }

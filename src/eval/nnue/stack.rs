@@ -134,7 +134,7 @@ impl AccumulatorStack {
         });
         match both {
             Some(ply) if ply == len => {}
-            Some(ply) => self.replay(board, ply, views),
+            Some(ply) => self.replay(board, ply, &views),
             None => {
                 for view in views {
                     self.update_half(board, view, oldest);
@@ -173,7 +173,7 @@ impl AccumulatorStack {
             .find(|&ply| self.entries[ply].holds(key_at(board, ply), view));
         match ancestor {
             Some(ply) if ply == len => {}
-            Some(ply) => self.replay_half(board, ply, view),
+            Some(ply) => self.replay(board, ply, &[view]),
             None => {
                 let entry = &mut self.entries[len];
                 let half = &mut entry.acc.values.0[view.color().index()];
@@ -183,10 +183,11 @@ impl AccumulatorStack {
         }
     }
 
-    /// Brings both halves of entries `from + 1 ..= len` up to date from
-    /// entry `from`, by what each move of the board's history changed,
-    /// each side seen through its view in `views`.
-    fn replay(&mut self, board: &Board, from: usize, views: [View; 2]) {
+    /// Brings the halves of the sides of `views` (one side or both) of
+    /// entries `from + 1 ..= len` up to date from entry `from`, by what
+    /// each move of the board's history changed, each side seen through
+    /// its view.
+    fn replay(&mut self, board: &Board, from: usize, views: &[View]) {
         let history = board.history();
         for ply in from..history.len() {
             // The child is written straight from its parent, no copy
@@ -194,23 +195,11 @@ impl AccumulatorStack {
             let (done, rest) = self.entries.split_at_mut(ply + 1);
             let next = &mut rest[0];
             let changes = history[ply].changes();
-            for view in views {
+            let key = key_at(board, ply + 1);
+            for &view in views {
                 next.acc.apply_half_from(&done[ply].acc, view, &changes);
+                next.tag(key, view);
             }
-            next.key = key_at(board, ply + 1);
-            next.views = views.map(Some);
-        }
-    }
-
-    /// [`AccumulatorStack::replay`] for the half of `view`'s side only.
-    fn replay_half(&mut self, board: &Board, from: usize, view: View) {
-        let history = board.history();
-        for ply in from..history.len() {
-            let (done, rest) = self.entries.split_at_mut(ply + 1);
-            let next = &mut rest[0];
-            next.acc
-                .apply_half_from(&done[ply].acc, view, &history[ply].changes());
-            next.tag(key_at(board, ply + 1), view);
         }
     }
 }
