@@ -107,6 +107,17 @@ pub fn add_sub_into_scalar(dst: &mut Half, src: &Half, added: &[&Half], removed:
     }
 }
 
+/// Whether `lanes` starts on a 32-byte boundary, where the AVX2 paths may
+/// load and store aligned.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn aligned(lanes: &[i16]) -> bool {
+    lanes
+        .as_ptr()
+        .cast::<std::arch::x86_64::__m256i>()
+        .is_aligned()
+}
+
 /// [`add_sub_into`] with AVX2: 16 lanes an instruction, each lane a
 /// wrapping `i16` add or subtract like the scalar path's, for the three
 /// shapes a move has (quiet, capture, castling); any other shape goes to
@@ -128,11 +139,10 @@ pub fn add_sub_into_scalar(dst: &mut Half, src: &Half, added: &[&Half], removed:
 unsafe fn add_sub_into_avx2(dst: &mut Half, src: &Half, added: &[&Half], removed: &[&Half]) {
     use std::arch::x86_64::*;
     const LANES: usize = 16;
-    let aligned = |x: &Half| x.as_ptr().cast::<__m256i>().is_aligned();
     if !(aligned(dst)
         && aligned(src)
-        && added.iter().all(|x| aligned(x))
-        && removed.iter().all(|x| aligned(x)))
+        && added.iter().all(|x| aligned(*x))
+        && removed.iter().all(|x| aligned(*x)))
     {
         return add_sub_into_scalar(dst, src, added, removed);
     }
@@ -217,9 +227,7 @@ pub fn output_sum_scalar(us: &Half, them: &Half, bucket: usize) -> i32 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn output_sum_avx2(us: &Half, them: &Half, bucket: usize) -> i32 {
-    use std::arch::x86_64::*;
     let (ours, theirs) = OUTPUT_WEIGHTS.0[bucket].split_at(HIDDEN);
-    let aligned = |x: &[i16]| x.as_ptr().cast::<__m256i>().is_aligned();
     // The engine's halves and the output weights are 32-byte aligned
     // (see `add_sub_into_avx2`, whose reason holds here too); others take
     // unaligned loads.
