@@ -17,6 +17,9 @@
 
 EXE ?= kiln
 CARGO ?= cargo
+# Cargo features, for instance `spsa` (the search tunables as UCI options,
+# for an SPSA tune: a tune's branch sets `FEATURES ?= spsa` here).
+FEATURES ?=
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 CARGO_HOME_DIR := $(or $(CARGO_HOME),$(HOME)/.cargo)
 
@@ -37,7 +40,7 @@ endif
 .PHONY: all clean reproduce fastchess
 
 all:
-	$(CARGO) build --release --locked --bin kiln \
+	$(CARGO) build --release --locked --bin kiln $(if $(FEATURES),--features $(FEATURES)) \
 		--config "target.'cfg(all())'.rustflags = [$(REMAP)]"
 	cp $(TARGET_DIR)/release/kiln$(SUFFIX) $(NAME)
 

@@ -15,6 +15,8 @@
 //!   of its scale K, the Adam optimiser and its step schedule, the loss
 //!   records `plot` reads);
 //! - [`wdl`]: the win/draw/loss model of `UCI_ShowWDL`, fitted to games;
+//! - [`spsa`]: SPSA tuning of the search's parameters, games played by
+//!   fastchess;
 //! - [`plot`]: the pictures in docs/img.
 //!
 //! Self-play generation lives here rather than in the engine behind a
@@ -35,6 +37,7 @@ pub mod pgn;
 pub mod plot;
 pub mod positions;
 mod progress;
+pub mod spsa;
 pub mod texel;
 pub mod trace;
 pub mod train;

@@ -10,7 +10,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use kiln::cli::{ArgError, Program};
-use kiln_workshop::{data, datagen, label, plot, texel, train, wdl};
+use kiln_workshop::{data, datagen, label, plot, spsa, texel, train, wdl};
 
 /// `kiln-workshop --help`.
 const USAGE: &str = "\
@@ -34,6 +34,8 @@ commands:
                            train the network evaluation on the CPU
   wdl --data <file> ...    fit the win/draw/loss model of UCI_ShowWDL to
                            self-play games
+  spsa --state <file> ...  SPSA tuning of the search's parameters, the games
+                           played by fastchess (resumable)
   plot [--params <params.txt>] [--losses <file>] [--curve <file>] --out <dir>
                            PNG heat maps of the piece-square tables, a
                            loss curve and the network's learning curve
@@ -61,13 +63,14 @@ Prints the version and the engine library's tables seed and fingerprint and
 network fingerprint: self-play and the tuner use that engine.";
 
 /// Every command, with its usage text.
-const COMMANDS: [(&str, &str); 9] = [
+const COMMANDS: [(&str, &str); 10] = [
     ("datagen", datagen::USAGE),
     ("data", data::USAGE),
     ("label", label::USAGE),
     ("tune", texel::USAGE),
     ("train", train::USAGE),
     ("wdl", wdl::USAGE),
+    ("spsa", spsa::USAGE),
     ("plot", plot::USAGE),
     ("help", HELP_USAGE),
     ("version", VERSION_USAGE),
@@ -97,6 +100,7 @@ fn main() -> ExitCode {
         "tune" => tune_command(rest),
         "train" => train_command(rest),
         "wdl" => wdl_command(rest),
+        "spsa" => spsa_command(rest),
         "plot" => plot_command(rest),
         other if other.starts_with('-') => {
             PROGRAM.usage_error(None, &ArgError::UnknownOption(other.to_string()))
@@ -230,6 +234,22 @@ fn wdl_command(args: Vec<OsString>) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(err) => failure("wdl", &err),
+    }
+}
+
+/// `kiln-workshop spsa ...`: SPSA tuning; progress on stderr, the tune's
+/// values on stdout.
+fn spsa_command(args: Vec<OsString>) -> ExitCode {
+    let options = match PROGRAM.settle("spsa", spsa::USAGE, spsa::Options::parse(args)) {
+        Ok(options) => options,
+        Err(code) => return code,
+    };
+    match spsa::run(&options) {
+        Ok(report) => {
+            let _ = write!(std::io::stdout(), "{report}");
+            ExitCode::SUCCESS
+        }
+        Err(err) => failure("spsa", &err),
     }
 }
 

@@ -687,6 +687,43 @@ pub fn import_pgn(inputs: &[PathBuf], output: &Path) -> Result<ImportSummary, Im
     Ok(summary)
 }
 
+/// What a match runner's result needs of one game: who played which colour,
+/// how it ended and why (PGN's `White`, `Black`, result and `Termination`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSummary {
+    /// The `White` tag.
+    pub white: Option<String>,
+    /// The `Black` tag.
+    pub black: Option<String>,
+    /// The result, `None` for an unfinished game (`*` or none).
+    pub result: Option<GameResult>,
+    /// The `Termination` tag (fastchess: `normal`, `adjudication`,
+    /// `time forfeit`, `illegal move`, `abandoned`, ...).
+    pub termination: Option<String>,
+}
+
+/// The games of PGN text read from `reader`, summarised ([`GameSummary`]);
+/// their moves are not checked.
+///
+/// # Errors
+/// The reader failed.
+pub fn summarise_games(reader: impl BufRead) -> io::Result<Vec<GameSummary>> {
+    let mut reader = PgnReader::new(reader);
+    let mut games = Vec::new();
+    while let Some(raw) = reader.next_game()? {
+        games.push(GameSummary {
+            white: raw.tag("White").map(String::from),
+            black: raw.tag("Black").map(String::from),
+            result: match raw.outcome {
+                Some(Outcome::Finished(result)) => Some(result),
+                Some(Outcome::Unfinished) | None => None,
+            },
+            termination: raw.tag("Termination").map(String::from),
+        });
+    }
+    Ok(games)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -751,6 +788,22 @@ mod tests {
         assert_eq!(first.outcome, Some(Outcome::Finished(GameResult::Win)));
         assert_eq!((games[1].number, games[1].line), (2, 11));
         assert_eq!(games[1].outcome, Some(Outcome::Unfinished));
+    }
+
+    #[test]
+    fn games_summarise_to_players_results_and_terminations() {
+        let text = "[White \"plus\"]\n[Black \"minus\"]\n[Termination \"time forfeit\"]\n\n1. e4 e5 1-0\n\n\
+                    [White \"minus\"]\n[Black \"plus\"]\n\n1. d4 {+0.10/3} d5 1/2-1/2\n\n\
+                    [White \"x\"]\n\n1. c4 *\n";
+        let games = summarise_games(text.as_bytes()).unwrap();
+        assert_eq!(games.len(), 3);
+        assert_eq!(games[0].white.as_deref(), Some("plus"));
+        assert_eq!(games[0].black.as_deref(), Some("minus"));
+        assert_eq!(games[0].result, Some(GameResult::Win));
+        assert_eq!(games[0].termination.as_deref(), Some("time forfeit"));
+        assert_eq!(games[1].result, Some(GameResult::Draw));
+        assert_eq!(games[1].termination, None);
+        assert_eq!((games[2].black.as_deref(), games[2].result), (None, None));
     }
 
     #[test]

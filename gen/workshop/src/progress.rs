@@ -228,7 +228,7 @@ fn plain_line(
 }
 
 /// `42 s`, `3 m 05 s`, `2 h 07 m`.
-fn human_duration(secs: f64) -> String {
+pub(crate) fn human_duration(secs: f64) -> String {
     let secs = secs.round() as u64;
     match secs {
         0..60 => format!("{secs} s"),

@@ -1,0 +1,641 @@
+//! `kiln-workshop spsa`: tunes the search's parameters by SPSA on one
+//! machine, the way OpenBench tunes them on many.
+//!
+//! Each iteration perturbs every parameter at once (OpenBench's schedule,
+//! [`schedule`]), has fastchess play the engine with `θ + c·δ` against the
+//! engine with `θ − c·δ` for a few game pairs ([`games`]), and moves `θ`
+//! toward the side that scored. The tune lives in a state file
+//! ([`state`]): each finished iteration is appended and synced at once,
+//! so a tune that is stopped (killed, or `--stop-after`) loses at most the
+//! iteration in play and goes on from its last finished one when the same
+//! command is run again.
+//!
+//! The engine is Kiln built with the cargo feature `spsa`, which declares
+//! every search tunable as a UCI spin option and prints OpenBench's SPSA
+//! input for them on `spsa` (`src/search/tunables.rs`); that input is the
+//! default set of parameters. docs/search.md says how a tune is run and
+//! its values written back.
+
+pub mod games;
+pub mod schedule;
+pub mod state;
+
+use std::ffi::OsString;
+use std::fmt::{self, Write as _};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use kiln::cli::{ArgError, Parsed, for_each_option};
+
+use crate::progress::human_duration;
+
+use games::{Arena, EngineOffer, GamesError};
+use schedule::{Parameter, Perturbation, Schedule, parse_input};
+use state::{Limit, Record, Settings, StateError, StateFile};
+
+/// `kiln-workshop spsa --help`.
+pub const USAGE: &str = "\
+usage: kiln-workshop spsa --state <file> --engine <path> --fastchess <path> --book <file> [options]
+       kiln-workshop spsa --state <file> --show
+
+Tunes search parameters by SPSA as OpenBench does, with fastchess playing
+the games here. The state file is the tune: it is started when it does not
+exist, and otherwise goes on from its last finished iteration (run the same
+command again after a stop). Every finished iteration is kept.
+
+  --state <file>       the tune's state file (fastchess works in <file>.games/)
+  --engine <path>      the engine: Kiln built with `cargo build --release --features spsa`
+  --fastchess <path>   the fastchess binary (`make fastchess`)
+  --book <file>        openings, EPD or PGN
+  --concurrency <n>    games played at once (default 1)
+  --stop-after <n>     stop after n more iterations (default: at the end of the tune)
+  --show               print the tune so far and its values; play nothing
+
+What the tune is, fixed when it starts (given again, each must match the file):
+  --params <file>      OpenBench SPSA input, one 'name, int, start, min, max,
+                       c_end, r_end' a line (default: the engine's own input
+                       for every tunable, from its `spsa` command)
+  --tc <tc>            time control, fastchess's form (default 8+0.08)
+  --nodes <n>          a fixed number of nodes a move instead of a clock
+  --hash <MiB>         each engine's hash (default 16)
+  --iterations <n>     iterations in the tune (default 1000)
+  --pairs-per <n>      game pairs an iteration (default 8)
+  --alpha <x>          learning-rate decay (default 0.602)
+  --gamma <x>          perturbation decay (default 0.101)
+  --a-ratio <x>        stability constant A as a fraction of the iterations (default 0.1)
+  --seed <n>           perturbations and openings (default 1)";
+
+/// What fixes a tune, as given on the command line (`None`: not given).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TuneOptions {
+    /// `--params`.
+    pub params: Option<String>,
+    /// `--tc` or `--nodes`.
+    pub limit: Option<Limit>,
+    /// `--hash`.
+    pub hash: Option<u64>,
+    /// `--iterations`.
+    pub iterations: Option<u64>,
+    /// `--pairs-per`.
+    pub pairs_per: Option<u64>,
+    /// `--alpha`.
+    pub alpha: Option<f64>,
+    /// `--gamma`.
+    pub gamma: Option<f64>,
+    /// `--a-ratio`.
+    pub a_ratio: Option<f64>,
+    /// `--seed`.
+    pub seed: Option<u64>,
+}
+
+/// `kiln-workshop spsa`'s command line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// The state file.
+    pub state: String,
+    /// The engine.
+    pub engine: Option<String>,
+    /// The fastchess binary.
+    pub fastchess: Option<String>,
+    /// The opening book.
+    pub book: Option<String>,
+    /// Games at once.
+    pub concurrency: u64,
+    /// Iterations to play before stopping (`None`: to the end).
+    pub stop_after: Option<u64>,
+    /// Print the tune and play nothing.
+    pub show: bool,
+    /// What fixes the tune.
+    pub tune: TuneOptions,
+}
+
+/// The default time control.
+const DEFAULT_TC: &str = "8+0.08";
+
+impl Options {
+    /// Parses the arguments after `spsa`.
+    pub fn parse<I>(args: I) -> Result<Parsed<Options>, ArgError>
+    where
+        I: IntoIterator,
+        I::Item: Into<OsString>,
+    {
+        let mut options = Options {
+            state: String::new(),
+            engine: None,
+            fastchess: None,
+            book: None,
+            concurrency: 1,
+            stop_after: None,
+            show: false,
+            tune: TuneOptions::default(),
+        };
+        let mut state = None;
+        let mut tc = None;
+        let mut nodes = None;
+        let parsed = for_each_option(args, |flag, args| {
+            let tune = &mut options.tune;
+            match flag {
+                "--state" => state = Some(args.value(flag)?),
+                "--engine" => options.engine = Some(args.value(flag)?),
+                "--fastchess" => options.fastchess = Some(args.value(flag)?),
+                "--book" => options.book = Some(args.value(flag)?),
+                "--concurrency" => options.concurrency = args.number(flag, 1, 1024)?,
+                "--stop-after" => options.stop_after = Some(args.number(flag, 1, u64::MAX)?),
+                "--show" => options.show = true,
+                "--params" => tune.params = Some(args.value(flag)?),
+                "--tc" => {
+                    let text = args.value(flag)?;
+                    tc = Some(Limit::clock(&text).map_err(|reason| ArgError::BadValue {
+                        what: flag.to_string(),
+                        text,
+                        reason,
+                    })?);
+                }
+                "--nodes" => nodes = Some(Limit::Nodes(args.number(flag, 1, 1_000_000_000)?)),
+                "--hash" => tune.hash = Some(args.number(flag, 1, 65_536)?),
+                "--iterations" => tune.iterations = Some(args.number(flag, 1, 10_000_000)?),
+                "--pairs-per" => tune.pairs_per = Some(args.number(flag, 1, 100_000)?),
+                "--alpha" => tune.alpha = Some(args.fraction(flag, 0.0, 10.0)?),
+                "--gamma" => tune.gamma = Some(args.fraction(flag, 0.0, 10.0)?),
+                "--a-ratio" => tune.a_ratio = Some(args.fraction(flag, 0.0, 100.0)?),
+                "--seed" => tune.seed = Some(args.number(flag, 0, u64::MAX)?),
+                _ => return Ok(false),
+            }
+            Ok(true)
+        })?;
+        if parsed == Parsed::Help {
+            return Ok(Parsed::Help);
+        }
+        options.state = state.ok_or(ArgError::Missing("--state <file>"))?;
+        if tc.is_some() && nodes.is_some() {
+            return Err(ArgError::Conflict("--tc", "--nodes"));
+        }
+        options.tune.limit = tc.or(nodes);
+        if !options.show {
+            if options.engine.is_none() {
+                return Err(ArgError::Missing("--engine <path>"));
+            }
+            if options.fastchess.is_none() {
+                return Err(ArgError::Missing("--fastchess <path>"));
+            }
+            if options.book.is_none() {
+                return Err(ArgError::Missing("--book <file>"));
+            }
+        }
+        Ok(Parsed::Run(options))
+    }
+}
+
+/// Why a tune could not go on.
+#[derive(Debug)]
+pub enum SpsaError {
+    /// The state file.
+    State(StateError),
+    /// The engine, fastchess or their games.
+    Games(GamesError),
+    /// A file or path given on the command line.
+    Input {
+        /// The path.
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The command line asks for another tune than the state file holds.
+    Mismatch {
+        /// The option.
+        option: &'static str,
+        /// What the command line says.
+        given: String,
+        /// What the file says.
+        file: String,
+    },
+    /// `--show` of a tune that does not exist.
+    NoTune(String),
+}
+
+impl fmt::Display for SpsaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpsaError::State(err) => write!(f, "{err}"),
+            SpsaError::Games(err) => write!(f, "{err}"),
+            SpsaError::Input { path, reason } => write!(f, "{path}: {reason}"),
+            SpsaError::Mismatch {
+                option,
+                given,
+                file,
+            } => write!(
+                f,
+                "{option} {given} differs from the tune's state file ({file}); a tune \
+                 keeps the settings it started with"
+            ),
+            SpsaError::NoTune(path) => write!(f, "{path}: no such tune"),
+        }
+    }
+}
+
+impl std::error::Error for SpsaError {}
+
+impl From<StateError> for SpsaError {
+    fn from(err: StateError) -> Self {
+        SpsaError::State(err)
+    }
+}
+
+impl From<GamesError> for SpsaError {
+    fn from(err: GamesError) -> Self {
+        SpsaError::Games(err)
+    }
+}
+
+/// An existing path made absolute (fastchess runs in its own directory).
+fn absolute(path: impl AsRef<Path>) -> Result<PathBuf, SpsaError> {
+    let path = path.as_ref();
+    fs::canonicalize(path).map_err(|err| SpsaError::Input {
+        path: path.display().to_string(),
+        reason: err.to_string(),
+    })
+}
+
+/// The settings of a new tune: the command line's, the rest defaults.
+fn new_settings(tune: &TuneOptions, offer: &EngineOffer) -> Result<Settings, SpsaError> {
+    let parameters = match &tune.params {
+        Some(path) => {
+            let text = fs::read_to_string(path).map_err(|err| SpsaError::Input {
+                path: path.clone(),
+                reason: err.to_string(),
+            })?;
+            parse_input(&text).map_err(|err| SpsaError::Input {
+                path: path.clone(),
+                reason: err.to_string(),
+            })?
+        }
+        None => offer.parameters()?,
+    };
+    let defaults = Schedule::with_defaults(1_000, 8);
+    Ok(Settings {
+        limit: tune
+            .limit
+            .clone()
+            .unwrap_or_else(|| Limit::Clock(DEFAULT_TC.to_string())),
+        hash: tune.hash.unwrap_or(16),
+        schedule: Schedule {
+            iterations: tune.iterations.unwrap_or(defaults.iterations),
+            pairs_per: tune.pairs_per.unwrap_or(defaults.pairs_per),
+            alpha: tune.alpha.unwrap_or(defaults.alpha),
+            gamma: tune.gamma.unwrap_or(defaults.gamma),
+            a_ratio: tune.a_ratio.unwrap_or(defaults.a_ratio),
+        },
+        seed: tune.seed.unwrap_or(1),
+        parameters,
+    })
+}
+
+/// Checks that what the command line says of the tune agrees with its file.
+fn check_same(tune: &TuneOptions, settings: &Settings) -> Result<(), SpsaError> {
+    fn same<T: PartialEq + fmt::Display>(
+        option: &'static str,
+        given: Option<T>,
+        file: T,
+    ) -> Result<(), SpsaError> {
+        match given {
+            Some(given) if given != file => Err(SpsaError::Mismatch {
+                option,
+                given: given.to_string(),
+                file: file.to_string(),
+            }),
+            _ => Ok(()),
+        }
+    }
+    let schedule = &settings.schedule;
+    same("--tc/--nodes", tune.limit.clone(), settings.limit.clone())?;
+    same("--hash", tune.hash, settings.hash)?;
+    same("--iterations", tune.iterations, schedule.iterations)?;
+    same("--pairs-per", tune.pairs_per, schedule.pairs_per)?;
+    same("--alpha", tune.alpha, schedule.alpha)?;
+    same("--gamma", tune.gamma, schedule.gamma)?;
+    same("--a-ratio", tune.a_ratio, schedule.a_ratio)?;
+    same("--seed", tune.seed, settings.seed)?;
+    if let Some(path) = &tune.params {
+        let text = fs::read_to_string(path).map_err(|err| SpsaError::Input {
+            path: path.clone(),
+            reason: err.to_string(),
+        })?;
+        let given = parse_input(&text).map_err(|err| SpsaError::Input {
+            path: path.clone(),
+            reason: err.to_string(),
+        })?;
+        if given != settings.parameters {
+            return Err(SpsaError::Mismatch {
+                option: "--params",
+                given: path.clone(),
+                file: "other parameters".to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The directory fastchess works in, beside the state file.
+fn games_directory(state: &Path) -> PathBuf {
+    let mut name = state.as_os_str().to_owned();
+    name.push(".games");
+    PathBuf::from(name)
+}
+
+/// Runs `kiln-workshop spsa`: plays iterations until the tune ends or
+/// `--stop-after` is reached, or prints the tune (`--show`). Progress goes
+/// to stderr; the returned text (the tune's values) to stdout.
+///
+/// # Errors
+/// An [`SpsaError`] when the state file, the engine, fastchess or the
+/// command line's files cannot be used.
+pub fn run(options: &Options) -> Result<String, SpsaError> {
+    let path = Path::new(&options.state);
+    if options.show {
+        if !path.exists() {
+            return Err(SpsaError::NoTune(options.state.clone()));
+        }
+        let (file, note) = StateFile::open(path)?;
+        if let Some(note) = note {
+            eprintln!("kiln-workshop spsa: {note}");
+        }
+        check_same(&options.tune, &file.state().settings)?;
+        return Ok(report(file.state()));
+    }
+    let (Some(engine), Some(fastchess), Some(book)) =
+        (&options.engine, &options.fastchess, &options.book)
+    else {
+        return Err(SpsaError::Input {
+            path: options.state.clone(),
+            reason: "playing needs --engine, --fastchess and --book".to_string(),
+        });
+    };
+    let (engine, fastchess, book) = (absolute(engine)?, absolute(fastchess)?, absolute(book)?);
+    let offer = EngineOffer::probe(&engine)?;
+    let mut file = if path.exists() {
+        let (file, note) = StateFile::open(path)?;
+        if let Some(note) = note {
+            eprintln!("kiln-workshop spsa: {note}");
+        }
+        check_same(&options.tune, &file.state().settings)?;
+        offer.check(&file.state().settings.parameters)?;
+        eprintln!(
+            "kiln-workshop spsa: {} goes on after iteration {} of {}",
+            options.state,
+            file.state().done(),
+            file.state().settings.schedule.iterations
+        );
+        file
+    } else {
+        let settings = new_settings(&options.tune, &offer)?;
+        offer.check(&settings.parameters)?;
+        eprintln!(
+            "kiln-workshop spsa: {} starts: {} parameters, {} iterations of {} pairs, {}",
+            options.state,
+            settings.parameters.len(),
+            settings.schedule.iterations,
+            settings.schedule.pairs_per,
+            settings.limit
+        );
+        StateFile::create(path, settings)?
+    };
+    let directory = games_directory(path);
+    fs::create_dir_all(&directory).map_err(|err| SpsaError::Input {
+        path: directory.display().to_string(),
+        reason: err.to_string(),
+    })?;
+    let arena = Arena {
+        engine,
+        fastchess,
+        book,
+        concurrency: options.concurrency,
+        directory: absolute(&directory)?,
+    };
+    let settings = file.state().settings.clone();
+    let last = settings.schedule.iterations;
+    let mut played = 0u64;
+    let start = Instant::now();
+    while file.state().done() < last && options.stop_after.is_none_or(|n| played < n) {
+        let k = file.state().done() + 1;
+        let values = file.state().values();
+        let perturbation = Perturbation::draw(
+            &settings.schedule,
+            &settings.parameters,
+            &values,
+            settings.seed,
+            k,
+        );
+        let tally = arena.play(&settings, &perturbation)?;
+        let stepped = perturbation.step(
+            &settings.schedule,
+            &settings.parameters,
+            &values,
+            tally.wins,
+            tally.losses,
+        );
+        file.append(Record {
+            iteration: k,
+            wins: tally.wins,
+            losses: tally.losses,
+            draws: tally.draws,
+            forfeits: tally.forfeits,
+            values: stepped,
+        })?;
+        played += 1;
+        let per_iteration = start.elapsed().as_secs_f64() / played as f64;
+        let (w, l, d, f) = file.state().totals();
+        let forfeits = |n: u64| {
+            if n > 0 {
+                format!(", {n} forfeits")
+            } else {
+                String::new()
+            }
+        };
+        eprintln!(
+            "spsa: iteration {k}/{last}: plus {}-{}-{} (won-lost-drawn){}; all {w}-{l}-{d}{}; {} an iteration, {} left",
+            tally.wins,
+            tally.losses,
+            tally.draws,
+            forfeits(tally.forfeits),
+            forfeits(f),
+            human_duration(per_iteration),
+            human_duration(per_iteration * (last - k) as f64),
+        );
+    }
+    Ok(report(file.state()))
+}
+
+/// The tune so far: the totals, a table of every parameter (start, now,
+/// range, this point's perturbation and learning rate), and the values
+/// rounded, one `name, value` a line as OpenBench prints them.
+pub fn report(state: &state::State) -> String {
+    let settings = &state.settings;
+    let schedule = &settings.schedule;
+    let (w, l, d, f) = state.totals();
+    let k = (state.done() + 1).min(schedule.iterations);
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "# {} of {} iterations, {} games ({w} won, {l} lost, {d} drawn by the plus side; {f} forfeits), {}",
+        state.done(),
+        schedule.iterations,
+        w + l + d,
+        settings.limit
+    );
+    let width = settings
+        .parameters
+        .iter()
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let _ = writeln!(
+        text,
+        "# {:width$} {:>9} {:>9} {:>7} {:>7} {:>7} {:>9}",
+        "name", "start", "now", "min", "max", "c", "r"
+    );
+    let values = state.values();
+    for (parameter, value) in settings.parameters.iter().zip(&values) {
+        let _ = writeln!(
+            text,
+            "# {:width$} {:>9} {:>9.2} {:>7} {:>7} {:>7.2} {:>9.5}",
+            parameter.name,
+            parameter.start,
+            value,
+            parameter.min,
+            parameter.max,
+            schedule.c(parameter, k),
+            schedule.r(parameter, k)
+        );
+    }
+    for (parameter, value) in settings.parameters.iter().zip(&values) {
+        let _ = writeln!(text, "{}, {}", parameter.name, rounded(parameter, *value));
+    }
+    text
+}
+
+/// A value as the engine takes it: the nearest whole number in range.
+fn rounded(parameter: &Parameter, value: f64) -> i64 {
+    parameter.clip(value.round()) as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::split_args;
+
+    fn parse(text: &str) -> Result<Parsed<Options>, ArgError> {
+        Options::parse(split_args(text))
+    }
+
+    #[test]
+    fn options_parse_with_defaults_left_to_the_file() {
+        let Parsed::Run(options) =
+            parse("--state t.spsa --engine k --fastchess f --book b.epd --concurrency 2").unwrap()
+        else {
+            panic!("help")
+        };
+        assert_eq!(options.concurrency, 2);
+        assert_eq!(options.tune, TuneOptions::default());
+        let Parsed::Run(options) = parse(
+            "--state t --show --tc 5+0.05 --iterations 50 --pairs-per 4 --alpha 0.7 --seed 0x10",
+        )
+        .unwrap() else {
+            panic!("help")
+        };
+        assert!(options.show);
+        assert_eq!(options.tune.limit, Some(Limit::Clock("5+0.05".to_string())));
+        assert_eq!(
+            (
+                options.tune.iterations,
+                options.tune.pairs_per,
+                options.tune.seed
+            ),
+            (Some(50), Some(4), Some(16))
+        );
+        assert_eq!(options.tune.alpha, Some(0.7));
+        assert_eq!(parse("--help").unwrap(), Parsed::Help);
+    }
+
+    #[test]
+    fn bad_command_lines_say_what_is_missing_or_wrong() {
+        assert_eq!(parse("--show"), Err(ArgError::Missing("--state <file>")));
+        assert_eq!(
+            parse("--state t --fastchess f --book b"),
+            Err(ArgError::Missing("--engine <path>"))
+        );
+        assert_eq!(
+            parse("--state t --engine e --book b"),
+            Err(ArgError::Missing("--fastchess <path>"))
+        );
+        assert_eq!(
+            parse("--state t --show --tc 5+0.05 --nodes 100"),
+            Err(ArgError::Conflict("--tc", "--nodes"))
+        );
+        assert!(matches!(
+            parse("--state t --show --tc fast"),
+            Err(ArgError::BadValue { .. })
+        ));
+        assert!(matches!(
+            parse("--state t --show --pairs-per 0"),
+            Err(ArgError::BadNumber { .. })
+        ));
+        assert!(matches!(
+            parse("--state t --show --bogus"),
+            Err(ArgError::UnknownOption(_))
+        ));
+    }
+
+    fn settings() -> Settings {
+        Settings {
+            limit: Limit::Nodes(1_000),
+            hash: 16,
+            schedule: Schedule::with_defaults(10, 2),
+            seed: 3,
+            parameters: parse_input("a, int, 5, 0, 10, 1, 0.002").unwrap(),
+        }
+    }
+
+    #[test]
+    fn a_tune_keeps_the_settings_it_started_with() {
+        let file = settings();
+        assert!(check_same(&TuneOptions::default(), &file).is_ok());
+        let same = TuneOptions {
+            limit: Some(Limit::Nodes(1_000)),
+            iterations: Some(10),
+            seed: Some(3),
+            ..TuneOptions::default()
+        };
+        assert!(check_same(&same, &file).is_ok());
+        let other = TuneOptions {
+            pairs_per: Some(4),
+            ..TuneOptions::default()
+        };
+        let err = check_same(&other, &file).unwrap_err().to_string();
+        assert!(
+            err.contains("--pairs-per 4") && err.contains("(2)"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn the_report_gives_rounded_values_in_range() {
+        let mut state = state::State {
+            settings: settings(),
+            records: Vec::new(),
+        };
+        assert!(report(&state).ends_with("a, 5\n"), "{}", report(&state));
+        state.records.push(Record {
+            iteration: 1,
+            wins: 2,
+            losses: 1,
+            draws: 1,
+            forfeits: 0,
+            values: vec![6.6],
+        });
+        let text = report(&state);
+        assert!(text.starts_with("# 1 of 10 iterations, 4 games (2 won, 1 lost, 1 drawn"));
+        assert!(text.ends_with("a, 7\n"), "{text}");
+    }
+}

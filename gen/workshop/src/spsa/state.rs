@@ -1,0 +1,596 @@
+//! The state file of an SPSA tune: its settings, then one line for every
+//! finished iteration, appended and synced as soon as the iteration's
+//! games are counted, so a tune that is stopped keeps every finished
+//! iteration and goes on from the last.
+//!
+//! ```text
+//! kiln-workshop spsa state 1
+//! limit tc=5+0.05
+//! hash 16
+//! iterations 2000
+//! pairs-per 8
+//! alpha 0.602
+//! gamma 0.101
+//! a-ratio 0.1
+//! seed 1
+//! parameter rfp_margin, int, 75, 35, 150, 5.75, 0.002
+//! parameter lmr_base_centi, int, 75, 35, 150, 5.75, 0.002
+//! # iteration wins losses draws forfeits, then rfp_margin lmr_base_centi after the step
+//! iteration 1 6 4 6 0 75.91 74.08
+//! ```
+//!
+//! Values are written with Rust's shortest round-trip formatting, so a
+//! resumed tune goes on from exactly the numbers it stopped with. A line
+//! cut short by a kill (no newline at the end of the file) is an
+//! iteration that did not finish: loading drops it and says so.
+
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use super::schedule::{Parameter, Schedule};
+
+/// The first line of every state file (the number is the format's
+/// version).
+const MAGIC: &str = "kiln-workshop spsa state 1";
+
+/// How long each game may take: the words `-each` gives fastchess.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// A clock, in fastchess's `tc=` form (`5+0.05`, `40/60+0.6`).
+    Clock(String),
+    /// A fixed number of nodes a move and no clock.
+    Nodes(u64),
+}
+
+impl Limit {
+    /// A clock as `--tc` takes it: `[moves/]seconds[+increment]`, each a
+    /// plain non-negative number.
+    pub fn clock(text: &str) -> Result<Limit, String> {
+        let (moves, rest) = match text.split_once('/') {
+            Some((moves, rest)) => (Some(moves), rest),
+            None => (None, text),
+        };
+        let (base, increment) = match rest.split_once('+') {
+            Some((base, increment)) => (base, Some(increment)),
+            None => (rest, None),
+        };
+        let plain = |t: &str| {
+            !t.is_empty()
+                && t.chars().all(|c| c.is_ascii_digit() || c == '.')
+                && t.parse::<f64>().is_ok()
+        };
+        let fine = moves.is_none_or(|m| !m.is_empty() && m.chars().all(|c| c.is_ascii_digit()))
+            && plain(base)
+            && increment.is_none_or(plain)
+            && base.parse::<f64>().is_ok_and(|b| b > 0.0);
+        if fine {
+            Ok(Limit::Clock(text.to_string()))
+        } else {
+            Err("expected a time control like 5+0.05, 8+0.08 or 40/60".to_string())
+        }
+    }
+
+    /// The limit as fastchess's `-each` words.
+    pub fn fastchess_words(&self) -> Vec<String> {
+        match self {
+            Limit::Clock(tc) => vec![format!("tc={tc}")],
+            Limit::Nodes(nodes) => vec!["tc=inf".to_string(), format!("nodes={nodes}")],
+        }
+    }
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.fastchess_words().join(" "))
+    }
+}
+
+/// What a tune is, fixed when it starts: how each game is played, its
+/// schedule, its seed and its parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// How long each game may take.
+    pub limit: Limit,
+    /// The engines' hash table, MiB.
+    pub hash: u64,
+    /// Iterations, game pairs an iteration, and the decay.
+    pub schedule: Schedule,
+    /// Seeds the perturbations and the choice of openings.
+    pub seed: u64,
+    /// What is tuned, with the values it started from.
+    pub parameters: Vec<Parameter>,
+}
+
+/// One finished iteration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    /// Its number, from 1.
+    pub iteration: u64,
+    /// Games the `+` side won.
+    pub wins: u64,
+    /// Games the `+` side lost.
+    pub losses: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost on time, by an illegal move or by an engine that
+    /// stopped answering (either side).
+    pub forfeits: u64,
+    /// Every parameter's value after the iteration's step.
+    pub values: Vec<f64>,
+}
+
+/// A tune as its file holds it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// Its settings.
+    pub settings: Settings,
+    /// Its finished iterations, in order.
+    pub records: Vec<Record>,
+}
+
+impl State {
+    /// The parameters' values now: after the last finished iteration, or
+    /// the start values.
+    pub fn values(&self) -> Vec<f64> {
+        match self.records.last() {
+            Some(record) => record.values.clone(),
+            None => self.settings.parameters.iter().map(|p| p.start).collect(),
+        }
+    }
+
+    /// Iterations finished.
+    pub fn done(&self) -> u64 {
+        self.records.len() as u64
+    }
+
+    /// Games, wins, losses, draws and forfeits over all finished
+    /// iterations (wins and losses of the `+` sides).
+    pub fn totals(&self) -> (u64, u64, u64, u64) {
+        self.records.iter().fold((0, 0, 0, 0), |(w, l, d, f), r| {
+            (w + r.wins, l + r.losses, d + r.draws, f + r.forfeits)
+        })
+    }
+}
+
+/// Why a state file could not be used.
+#[derive(Debug)]
+pub enum StateError {
+    /// Reading or writing it failed.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// Its text is not a state file, or is damaged.
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// The line at fault, from 1.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl fmt::Display for StateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StateError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            StateError::Malformed { path, line, reason } => {
+                write!(f, "{} line {line}: {reason}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for StateError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StateError::Io { source, .. } => Some(source),
+            StateError::Malformed { .. } => None,
+        }
+    }
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> StateError + '_ {
+    move |source| StateError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The header of a state file for `settings`.
+fn header(settings: &Settings) -> String {
+    let schedule = &settings.schedule;
+    let mut text = format!(
+        "{MAGIC}\nlimit {}\nhash {}\niterations {}\npairs-per {}\nalpha {}\ngamma {}\na-ratio {}\nseed {}\n",
+        settings.limit,
+        settings.hash,
+        schedule.iterations,
+        schedule.pairs_per,
+        schedule.alpha,
+        schedule.gamma,
+        schedule.a_ratio,
+        settings.seed,
+    );
+    for parameter in &settings.parameters {
+        text += &format!("parameter {}\n", parameter.input_line());
+    }
+    let names: Vec<&str> = settings
+        .parameters
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    text += &format!(
+        "# iteration wins losses draws forfeits, then {} after the step\n",
+        names.join(" ")
+    );
+    text
+}
+
+/// A record as its line (with the newline).
+fn record_line(record: &Record) -> String {
+    let mut line = format!(
+        "iteration {} {} {} {} {}",
+        record.iteration, record.wins, record.losses, record.draws, record.forfeits
+    );
+    for value in &record.values {
+        line += &format!(" {value}");
+    }
+    line.push('\n');
+    line
+}
+
+/// Writes `text` to `path` through a temporary file beside it, so that the
+/// file is either the old one or the new one, never half of each.
+fn write_atomically(path: &Path, text: &str) -> Result<(), StateError> {
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    let temporary = PathBuf::from(temporary);
+    let mut file = File::create(&temporary).map_err(io_error(&temporary))?;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.sync_all())
+        .map_err(io_error(&temporary))?;
+    fs::rename(&temporary, path).map_err(io_error(path))
+}
+
+/// A state file open for appending finished iterations.
+#[derive(Debug)]
+pub struct StateFile {
+    path: PathBuf,
+    state: State,
+}
+
+impl StateFile {
+    /// Starts a new tune's file at `path` (which must not exist yet).
+    ///
+    /// # Errors
+    /// The file exists or cannot be written.
+    pub fn create(path: &Path, settings: Settings) -> Result<StateFile, StateError> {
+        if path.exists() {
+            return Err(StateError::Io {
+                path: path.to_path_buf(),
+                source: io::Error::new(io::ErrorKind::AlreadyExists, "already exists"),
+            });
+        }
+        write_atomically(path, &header(&settings))?;
+        Ok(StateFile {
+            path: path.to_path_buf(),
+            state: State {
+                settings,
+                records: Vec::new(),
+            },
+        })
+    }
+
+    /// Opens an existing tune's file. An unfinished last line is dropped
+    /// from the file; the returned note says so.
+    ///
+    /// # Errors
+    /// The file cannot be read or rewritten, or is not a state file.
+    pub fn open(path: &Path) -> Result<(StateFile, Option<String>), StateError> {
+        let text = fs::read_to_string(path).map_err(io_error(path))?;
+        let (complete, note) = match text.rfind('\n') {
+            Some(end) if end + 1 < text.len() => (
+                &text[..=end],
+                Some(format!(
+                    "dropped an unfinished last line of {} ('{}'): that iteration is played again",
+                    path.display(),
+                    text[end + 1..].chars().take(40).collect::<String>()
+                )),
+            ),
+            Some(_) => (text.as_str(), None),
+            None => (text.as_str(), None),
+        };
+        let state = parse(path, complete)?;
+        if note.is_some() {
+            write_atomically(path, complete)?;
+        }
+        let file = StateFile {
+            path: path.to_path_buf(),
+            state,
+        };
+        Ok((file, note))
+    }
+
+    /// The tune as the file holds it.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Appends a finished iteration and syncs it to the disk.
+    ///
+    /// # Errors
+    /// The file cannot be written.
+    pub fn append(&mut self, record: Record) -> Result<(), StateError> {
+        let mut file = OpenOptions::new()
+            .append(true)
+            .open(&self.path)
+            .map_err(io_error(&self.path))?;
+        file.write_all(record_line(&record).as_bytes())
+            .and_then(|()| file.sync_data())
+            .map_err(io_error(&self.path))?;
+        self.state.records.push(record);
+        Ok(())
+    }
+}
+
+/// Reads a state file's text.
+fn parse(path: &Path, text: &str) -> Result<State, StateError> {
+    let malformed = |line: usize, reason: String| StateError::Malformed {
+        path: path.to_path_buf(),
+        line,
+        reason,
+    };
+    let mut lines = text.lines().enumerate().map(|(i, line)| (i + 1, line));
+    match lines.next() {
+        Some((_, MAGIC)) => {}
+        _ => return Err(malformed(1, format!("not a state file (no '{MAGIC}')"))),
+    }
+    let mut field = |key: &str| -> Result<(usize, String), StateError> {
+        match lines.next() {
+            Some((n, line)) => match line.strip_prefix(key).and_then(|r| r.strip_prefix(' ')) {
+                Some(value) => Ok((n, value.to_string())),
+                None => Err(malformed(n, format!("expected '{key} ...'"))),
+            },
+            None => Err(malformed(0, format!("ends before '{key}'"))),
+        }
+    };
+    fn number<T: std::str::FromStr>(
+        (n, text): (usize, String),
+        malformed: &dyn Fn(usize, String) -> StateError,
+    ) -> Result<T, StateError> {
+        text.parse()
+            .map_err(|_| malformed(n, format!("'{text}' is not a number")))
+    }
+    let (limit_line, limit_text) = field("limit")?;
+    let limit = match limit_text.split_whitespace().collect::<Vec<_>>()[..] {
+        ["tc=inf", nodes] => nodes
+            .strip_prefix("nodes=")
+            .and_then(|n| n.parse().ok())
+            .map(Limit::Nodes),
+        [tc] => tc.strip_prefix("tc=").and_then(|tc| Limit::clock(tc).ok()),
+        _ => None,
+    }
+    .ok_or_else(|| malformed(limit_line, format!("'{limit_text}' is not a limit")))?;
+    let hash = number(field("hash")?, &malformed)?;
+    let iterations = number(field("iterations")?, &malformed)?;
+    let pairs_per = number(field("pairs-per")?, &malformed)?;
+    let alpha = number(field("alpha")?, &malformed)?;
+    let gamma = number(field("gamma")?, &malformed)?;
+    let a_ratio = number(field("a-ratio")?, &malformed)?;
+    let seed = number(field("seed")?, &malformed)?;
+    let mut parameters = Vec::new();
+    let mut records = Vec::new();
+    for (n, line) in lines {
+        if let Some(input) = line.strip_prefix("parameter ") {
+            if !records.is_empty() {
+                return Err(malformed(n, "a parameter after the iterations".to_string()));
+            }
+            parameters.push(Parameter::parse(input).map_err(|reason| malformed(n, reason))?);
+        } else if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        } else if let Some(rest) = line.strip_prefix("iteration ") {
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            if words.len() != 5 + parameters.len() {
+                return Err(malformed(
+                    n,
+                    format!(
+                        "{} numbers where an iteration has {}",
+                        words.len(),
+                        5 + parameters.len()
+                    ),
+                ));
+            }
+            let count = |i: usize| -> Result<u64, StateError> {
+                words[i]
+                    .parse()
+                    .map_err(|_| malformed(n, format!("'{}' is not a count", words[i])))
+            };
+            let record = Record {
+                iteration: count(0)?,
+                wins: count(1)?,
+                losses: count(2)?,
+                draws: count(3)?,
+                forfeits: count(4)?,
+                values: words[5..]
+                    .iter()
+                    .map(|w| match w.parse::<f64>() {
+                        Ok(x) if x.is_finite() => Ok(x),
+                        _ => Err(malformed(n, format!("'{w}' is not a value"))),
+                    })
+                    .collect::<Result<_, _>>()?,
+            };
+            if record.iteration != records.len() as u64 + 1 {
+                return Err(malformed(
+                    n,
+                    format!(
+                        "iteration {} where {} comes next",
+                        record.iteration,
+                        records.len() + 1
+                    ),
+                ));
+            }
+            records.push(record);
+        } else {
+            return Err(malformed(n, format!("unexpected line '{line}'")));
+        }
+    }
+    if parameters.is_empty() {
+        return Err(malformed(0, "no parameters".to_string()));
+    }
+    let schedule = Schedule {
+        iterations,
+        pairs_per,
+        alpha,
+        gamma,
+        a_ratio,
+    };
+    if records.len() as u64 > iterations {
+        return Err(malformed(
+            0,
+            format!("{} iterations in a tune of {iterations}", records.len()),
+        ));
+    }
+    Ok(State {
+        settings: Settings {
+            limit,
+            hash,
+            schedule,
+            seed,
+            parameters,
+        },
+        records,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> Settings {
+        Settings {
+            limit: Limit::clock("5+0.05").unwrap(),
+            hash: 16,
+            schedule: Schedule::with_defaults(20, 4),
+            seed: 11,
+            parameters: vec![
+                Parameter::parse("rfp_margin, int, 75, 35, 150, 5.75, 0.002").unwrap(),
+                Parameter::parse("lmr_base_centi, int, 75, 35, 150, 5.75, 0.002").unwrap(),
+            ],
+        }
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("kiln-spsa-state-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir.join("tune.spsa")
+    }
+
+    fn record(iteration: u64, values: Vec<f64>) -> Record {
+        Record {
+            iteration,
+            wins: 3,
+            losses: 2,
+            draws: 3,
+            forfeits: 0,
+            values,
+        }
+    }
+
+    #[test]
+    fn limits_read_and_print_as_fastchess_takes_them() {
+        for good in ["5+0.05", "8+0.08", "40/60", "10", "60+1"] {
+            assert_eq!(
+                Limit::clock(good).unwrap().to_string(),
+                format!("tc={good}")
+            );
+        }
+        for bad in ["", "+0.1", "5+", "a+b", "0+0.1", "5+0.05 x", "/5", "5+-1"] {
+            assert!(Limit::clock(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Limit::Nodes(2000).to_string(), "tc=inf nodes=2000");
+    }
+
+    #[test]
+    fn a_tune_survives_its_file_exactly() {
+        let path = scratch("round-trip");
+        let mut file = StateFile::create(&path, settings()).unwrap();
+        assert!(
+            StateFile::create(&path, settings()).is_err(),
+            "no overwrite"
+        );
+        file.append(record(1, vec![75.1 + 1e-13, 74.0 / 3.0]))
+            .unwrap();
+        file.append(record(2, vec![76.25, 73.5])).unwrap();
+        let (opened, note) = StateFile::open(&path).unwrap();
+        assert_eq!(note, None);
+        assert_eq!(opened.state(), file.state());
+        assert_eq!(opened.state().values(), vec![76.25, 73.5]);
+        assert_eq!(opened.state().totals(), (6, 4, 6, 0));
+        let nodes = Settings {
+            limit: Limit::Nodes(3000),
+            ..settings()
+        };
+        let path = scratch("nodes");
+        StateFile::create(&path, nodes.clone()).unwrap();
+        assert_eq!(StateFile::open(&path).unwrap().0.state().settings, nodes);
+    }
+
+    #[test]
+    fn a_line_cut_short_is_dropped_and_played_again() {
+        let path = scratch("cut");
+        let mut file = StateFile::create(&path, settings()).unwrap();
+        file.append(record(1, vec![75.5, 74.5])).unwrap();
+        let whole = fs::read_to_string(&path).unwrap();
+        fs::write(&path, format!("{whole}iteration 2 1 0")).unwrap();
+        let (opened, note) = StateFile::open(&path).unwrap();
+        assert!(note.unwrap().contains("iteration 2 1 0"));
+        assert_eq!(opened.state().done(), 1);
+        assert_eq!(fs::read_to_string(&path).unwrap(), whole);
+    }
+
+    #[test]
+    fn damaged_files_name_the_line() {
+        let path = scratch("damaged");
+        StateFile::create(&path, settings()).unwrap();
+        let whole = fs::read_to_string(&path).unwrap();
+        for (text, line, why) in [
+            ("something else\n".to_string(), 1, "not a state file"),
+            (whole.replace("hash 16", "hash x"), 3, "not a number"),
+            (
+                whole.replace("limit tc=5+0.05", "limit fast"),
+                2,
+                "not a limit",
+            ),
+            (
+                format!("{whole}iteration 2 1 1 1 0 75 75\n"),
+                13,
+                "comes next",
+            ),
+            (format!("{whole}iteration 1 1 1 1 0 75\n"), 13, "numbers"),
+            (
+                format!("{whole}iteration 1 1 1 1 0 75 NaN\n"),
+                13,
+                "not a value",
+            ),
+            (format!("{whole}bogus\n"), 13, "unexpected"),
+        ] {
+            fs::write(&path, &text).unwrap();
+            match StateFile::open(&path) {
+                Err(StateError::Malformed {
+                    line: at, reason, ..
+                }) => {
+                    assert_eq!(at, line, "{reason}");
+                    assert!(reason.contains(why), "{reason}");
+                }
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+    }
+}
