@@ -18,8 +18,9 @@
 EXE ?= kiln
 CARGO ?= cargo
 # Cargo features, for instance `spsa` (the search tunables as UCI options,
-# for an SPSA tune: a tune's branch sets `FEATURES ?= spsa` here).
-FEATURES ?=
+# for an SPSA tune: a tune's branch changes this line to `FEATURES = spsa`;
+# by hand, `make FEATURES=spsa`). Not taken from the environment.
+FEATURES =
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 CARGO_HOME_DIR := $(or $(CARGO_HOME),$(HOME)/.cargo)
 
@@ -40,7 +41,7 @@ endif
 .PHONY: all clean reproduce fastchess
 
 all:
-	$(CARGO) build --release --locked --bin kiln $(if $(FEATURES),--features $(FEATURES)) \
+	$(CARGO) build --release --locked --bin kiln $(if $(FEATURES),--features "$(FEATURES)") \
 		--config "target.'cfg(all())'.rustflags = [$(REMAP)]"
 	cp $(TARGET_DIR)/release/kiln$(SUFFIX) $(NAME)
 
@@ -67,7 +68,8 @@ reproduce:
 # its source (FASTCHESS_SRC, read-only in CI) in a copy under the target
 # directory: its makefile writes objects and probe programs beside the
 # sources. Built once; an existing binary is kept (delete it to rebuild).
-# The PGN import test (gen/workshop/tests/pgn_import.rs) plays games with it.
+# The workshop's PGN import and SPSA tests (gen/workshop/tests/) play games
+# with it, and `kiln-workshop spsa` plays a tune's games with it.
 FASTCHESS_SRC ?= ../shared/third-party/fastchess
 FASTCHESS_DIR ?= $(TARGET_DIR)/fastchess
 

@@ -452,13 +452,13 @@ pub fn parse_losses(path: &Path, text: &str) -> Result<Vec<EpochLoss>, LossesErr
             error,
         };
         let record = EpochLoss::parse(line).map_err(bad)?;
-        if let Some(last) = records.last() {
-            if record.epoch <= last.epoch {
-                return Err(bad(LineError::Order {
-                    epoch: record.epoch,
-                    previous: last.epoch,
-                }));
-            }
+        if let Some(last) = records.last()
+            && record.epoch <= last.epoch
+        {
+            return Err(bad(LineError::Order {
+                epoch: record.epoch,
+                previous: last.epoch,
+            }));
         }
         records.push(record);
     }
@@ -524,11 +524,11 @@ impl LossLog {
 
     /// Writes `record`, if there is a file and no write to it has failed.
     pub fn record(&mut self, record: EpochLoss) {
-        if let Some(writer) = &mut self.writer {
-            if let Err(error) = writer.write(&record) {
-                self.writer = None;
-                self.error = Some(error);
-            }
+        if let Some(writer) = &mut self.writer
+            && let Err(error) = writer.write(&record)
+        {
+            self.writer = None;
+            self.error = Some(error);
         }
     }
 

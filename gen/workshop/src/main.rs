@@ -153,10 +153,10 @@ fn data_command(args: Vec<OsString>) -> ExitCode {
     // A reader that has gone (`show ... | head`) is no failure; any other
     // output that could not be written is.
     let flushed = stdout.flush();
-    if let (Err(error), true) = (flushed, ran.is_ok()) {
-        if error.kind() != std::io::ErrorKind::BrokenPipe {
-            ran = Err(data::DataToolError::Output(error));
-        }
+    if let (Err(error), true) = (flushed, ran.is_ok())
+        && error.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        ran = Err(data::DataToolError::Output(error));
     }
     drop(stdout);
     match ran {

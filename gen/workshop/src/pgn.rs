@@ -211,10 +211,10 @@ impl<R: BufRead> Lexer<R> {
             return Ok(false);
         }
         self.line = String::from_utf8_lossy(&self.bytes).into_owned();
-        if self.line_number == 0 {
-            if let Some(rest) = self.line.strip_prefix('\u{feff}') {
-                self.line = rest.to_string();
-            }
+        if self.line_number == 0
+            && let Some(rest) = self.line.strip_prefix('\u{feff}')
+        {
+            self.line = rest.to_string();
         }
         self.line_number += 1;
         self.pos = 0;
@@ -573,10 +573,10 @@ fn convert(raw: &RawGame) -> Result<Converted, String> {
     if let Some(bad) = &raw.bad {
         return Err(format!("not PGN: '{bad}'"));
     }
-    if let Some(termination) = raw.tag("Termination") {
-        if NOT_ON_THE_BOARD.contains(&termination.to_ascii_lowercase().as_str()) {
-            return Err(format!("termination '{termination}'"));
-        }
+    if let Some(termination) = raw.tag("Termination")
+        && NOT_ON_THE_BOARD.contains(&termination.to_ascii_lowercase().as_str())
+    {
+        return Err(format!("termination '{termination}'"));
     }
     if let Some(variant) = raw.tag("Variant") {
         let known = [

@@ -60,6 +60,10 @@ fn a_tune_plays_stops_resumes_and_keeps_its_settings() {
         "openings.epd".to_string(),
         "params.txt".to_string(),
     );
+    // fastchess refuses more games at once than hardware threads.
+    let concurrency = std::thread::available_parallelism()
+        .map_or(1, |n| n.get().min(2))
+        .to_string();
     let mut base = vec![
         "--state",
         &state_arg,
@@ -76,7 +80,7 @@ fn a_tune_plays_stops_resumes_and_keeps_its_settings() {
         "--iterations",
         "3",
         "--concurrency",
-        "2",
+        &concurrency,
     ];
 
     // Two of three iterations, one pair each, then a stop.
@@ -84,7 +88,7 @@ fn a_tune_plays_stops_resumes_and_keeps_its_settings() {
     first.extend(["--pairs-per", "1", "--stop-after", "2"]);
     let (code, out, err) = spsa(&dir, &first);
     assert_eq!(code, 0, "{out}\n{err}");
-    assert!(err.contains("iteration 2/3"), "{err}");
+    assert!(err.contains("iteration 2/3:"), "{err}");
     assert!(out.starts_with("# 2 of 3 iterations, 4 games"), "{out}");
     let file = std::fs::read_to_string(&state).expect("state file");
     let iterations: Vec<&str> = file

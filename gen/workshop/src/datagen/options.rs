@@ -197,14 +197,14 @@ impl Options {
         if options.dfrc && options.opponent.is_some() {
             return Err(ArgError::Conflict("--dfrc", "--opponent"));
         }
-        if let Some(hard) = options.hard_nodes {
-            if hard < options.nodes {
-                return Err(ArgError::BadValue {
-                    what: "--hard-nodes".into(),
-                    text: hard.to_string(),
-                    reason: format!("less than --nodes ({})", options.nodes),
-                });
-            }
+        if let Some(hard) = options.hard_nodes
+            && hard < options.nodes
+        {
+            return Err(ArgError::BadValue {
+                what: "--hard-nodes".into(),
+                text: hard.to_string(),
+                reason: format!("less than --nodes ({})", options.nodes),
+            });
         }
         Ok(Parsed::Run(options))
     }

@@ -229,11 +229,9 @@ impl Shard {
                 break;
             }
         }
-        if written {
-            if let Err(error) = state.writer.flush() {
-                state.error.get_or_insert(error.into());
-                state.over = true;
-            }
+        if written && let Err(error) = state.writer.flush() {
+            state.error.get_or_insert(error.into());
+            state.over = true;
         }
         if state.over {
             self.abort.store(true, Ordering::Relaxed);

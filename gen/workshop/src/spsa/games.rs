@@ -1,24 +1,18 @@
-//! The games of an SPSA tune: what the engine offers to tune (asked over
-//! UCI), and one iteration's games, played by fastchess and counted from
-//! the PGN it writes.
+//! One iteration's games: fastchess plays the two perturbed engines
+//! against each other, and the PGN it writes is counted from the `plus`
+//! side's view.
 
 use std::fmt;
 use std::fs::{self, File};
-use std::io::{self, BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, BufReader, Read};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
-use std::thread;
-use std::time::Duration;
 
 use kiln_format::record::GameResult;
 
-use super::schedule::{Parameter, Perturbation, parse_input};
-use super::state::Settings;
-use crate::pgn::summarise_games;
-
-/// How long the engine may take to answer `uci` (and `spsa`).
-const PROBE_TIMEOUT: Duration = Duration::from_secs(20);
+use super::schedule::Perturbation;
+use super::state::{Settings, TuneLock};
+use crate::pgn::{GameSummary, summarise_games};
 
 /// The name fastchess gives the engine playing `θ + c·δ`.
 pub const PLUS: &str = "plus";
@@ -35,21 +29,6 @@ pub enum GamesError {
         /// What the operating system said.
         source: io::Error,
     },
-    /// The engine did not answer `uci` with `uciok` in time.
-    NoHandshake {
-        /// The engine.
-        engine: PathBuf,
-    },
-    /// A parameter is not one of the engine's spin options, or its range
-    /// goes beyond the option's.
-    NotAnOption {
-        /// The parameter.
-        name: String,
-        /// What the engine declares instead.
-        detail: String,
-    },
-    /// The engine's own SPSA input could not be used.
-    EngineInput(String),
     /// fastchess failed, or its PGN does not hold the games asked for.
     Match {
         /// What went wrong.
@@ -63,14 +42,6 @@ impl fmt::Display for GamesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GamesError::Io { what, source } => write!(f, "{what}: {source}"),
-            GamesError::NoHandshake { engine } => write!(
-                f,
-                "{} did not answer 'uci' with 'uciok' within {} s",
-                engine.display(),
-                PROBE_TIMEOUT.as_secs()
-            ),
-            GamesError::NotAnOption { name, detail } => write!(f, "parameter {name}: {detail}"),
-            GamesError::EngineInput(reason) => write!(f, "{reason}"),
             GamesError::Match {
                 reason,
                 output_tail,
@@ -90,148 +61,6 @@ impl std::error::Error for GamesError {}
 fn io_error(what: impl Into<String>) -> impl FnOnce(io::Error) -> GamesError {
     let what = what.into();
     move |source| GamesError::Io { what, source }
-}
-
-/// A spin option an engine declares: `option name N type spin default D
-/// min A max B`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpinOption {
-    /// Its name.
-    pub name: String,
-    /// Its smallest value.
-    pub min: i64,
-    /// Its largest value.
-    pub max: i64,
-}
-
-/// Reads a spin option from an `option` line, if it is one.
-pub fn spin_option(line: &str) -> Option<SpinOption> {
-    let rest = line.strip_prefix("option name ")?;
-    let (name, rest) = rest.split_once(" type ")?;
-    let words: Vec<&str> = rest.split_whitespace().collect();
-    if words.first() != Some(&"spin") {
-        return None;
-    }
-    let after = |key: &str| {
-        let at = words.iter().position(|w| *w == key)?;
-        words.get(at + 1)?.parse::<i64>().ok()
-    };
-    Some(SpinOption {
-        name: name.trim().to_string(),
-        min: after("min")?,
-        max: after("max")?,
-    })
-}
-
-/// What an engine says about tuning: its spin options, and the lines of
-/// its `spsa` command (Kiln built with the `spsa` feature prints
-/// OpenBench's input for every tunable; other engines print none).
-#[derive(Clone, Debug, Default)]
-pub struct EngineOffer {
-    /// Every spin option.
-    pub spin_options: Vec<SpinOption>,
-    /// The SPSA input lines it printed.
-    pub spsa_input: Vec<String>,
-}
-
-impl EngineOffer {
-    /// Starts `engine`, sends `uci`, `spsa` and `quit`, and reads what it
-    /// says until it exits or has been quiet for the time allowed.
-    ///
-    /// # Errors
-    /// The engine cannot be started or does not answer `uci`.
-    pub fn probe(engine: &Path) -> Result<EngineOffer, GamesError> {
-        let mut child = Command::new(engine)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(io_error(format!("starting {}", engine.display())))?;
-        if let Some(mut input) = child.stdin.take() {
-            // An engine that exits early closes the pipe; its answer (or
-            // lack of one) says what went wrong.
-            let _ = input.write_all(b"uci\nisready\nspsa\nquit\n");
-        }
-        let Some(output) = child.stdout.take() else {
-            let _ = child.kill();
-            return Err(GamesError::NoHandshake {
-                engine: engine.to_path_buf(),
-            });
-        };
-        let (sender, receiver) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(output).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut offer = EngineOffer::default();
-        let mut handshake = false;
-        while let Ok(line) = receiver.recv_timeout(PROBE_TIMEOUT) {
-            let line = line.trim();
-            if line == "uciok" {
-                handshake = true;
-            } else if let Some(option) = spin_option(line) {
-                offer.spin_options.push(option);
-            } else if line.split(',').count() == 7 && !line.starts_with("info") {
-                offer.spsa_input.push(line.to_string());
-            }
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        if !handshake {
-            return Err(GamesError::NoHandshake {
-                engine: engine.to_path_buf(),
-            });
-        }
-        Ok(offer)
-    }
-
-    /// The engine's own SPSA input as parameters.
-    ///
-    /// # Errors
-    /// It printed none, or a line that does not read.
-    pub fn parameters(&self) -> Result<Vec<Parameter>, GamesError> {
-        if self.spsa_input.is_empty() {
-            return Err(GamesError::EngineInput(
-                "the engine printed no SPSA input for 'spsa' (build Kiln with \
-                 `--features spsa`, or give --params <file>)"
-                    .to_string(),
-            ));
-        }
-        parse_input(&self.spsa_input.join("\n"))
-            .map_err(|err| GamesError::EngineInput(format!("the engine's SPSA input, {err}")))
-    }
-
-    /// Checks that every parameter is a spin option of the engine and
-    /// stays inside the option's range.
-    ///
-    /// # Errors
-    /// The first parameter that is not.
-    pub fn check(&self, parameters: &[Parameter]) -> Result<(), GamesError> {
-        for parameter in parameters {
-            let Some(option) = self.spin_options.iter().find(|o| o.name == parameter.name) else {
-                return Err(GamesError::NotAnOption {
-                    name: parameter.name.clone(),
-                    detail: "the engine has no spin option of that name (Kiln declares \
-                             its tunables only when built with `--features spsa`)"
-                        .to_string(),
-                });
-            };
-            if parameter.min < option.min as f64 || parameter.max > option.max as f64 {
-                return Err(GamesError::NotAnOption {
-                    name: parameter.name.clone(),
-                    detail: format!(
-                        "range {}..={} goes beyond the option's {}..={}",
-                        parameter.min, parameter.max, option.min, option.max
-                    ),
-                });
-            }
-        }
-        Ok(())
-    }
 }
 
 /// Where and with what an iteration's games are played.
@@ -341,6 +170,7 @@ impl Arena {
         &self,
         settings: &Settings,
         perturbation: &Perturbation,
+        lock: &TuneLock,
     ) -> Result<Tally, GamesError> {
         fs::create_dir_all(&self.directory)
             .map_err(io_error(format!("creating {}", self.directory.display())))?;
@@ -356,10 +186,16 @@ impl Arena {
         let log_err = log
             .try_clone()
             .map_err(io_error(format!("opening {}", self.log().display())))?;
+        // fastchess reads nothing on its standard input; given the lock
+        // file there, it holds the tune's lock until it exits, even if this
+        // run is killed first and leaves it playing.
+        let lock_handle = lock
+            .share()
+            .map_err(io_error("sharing the tune's lock with fastchess"))?;
         let status = Command::new(&self.fastchess)
             .args(self.arguments(settings, perturbation))
             .current_dir(&self.directory)
-            .stdin(Stdio::null())
+            .stdin(Stdio::from(lock_handle))
             .stdout(log)
             .stderr(log_err)
             .status()
@@ -376,7 +212,7 @@ impl Arena {
         })?;
         let games = summarise_games(BufReader::new(pgn))
             .map_err(io_error(format!("reading {}", self.pgn().display())))?;
-        let tally = count(&games).map_err(|reason| GamesError::Match {
+        let tally = tally_games(&games).map_err(|reason| GamesError::Match {
             reason,
             output_tail: String::new(),
         })?;
@@ -406,7 +242,7 @@ impl Arena {
 }
 
 /// Counts games between [`PLUS`] and [`MINUS`] from the `+` side's view.
-fn count(games: &[crate::pgn::GameSummary]) -> Result<Tally, String> {
+fn tally_games(games: &[GameSummary]) -> Result<Tally, String> {
     let mut tally = Tally::default();
     for (index, game) in games.iter().enumerate() {
         let plus_is_white = match (game.white.as_deref(), game.black.as_deref()) {
@@ -444,31 +280,8 @@ fn count(games: &[crate::pgn::GameSummary]) -> Result<Tally, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pgn::GameSummary;
-    use crate::spsa::schedule::Schedule;
-    use crate::spsa::state::Limit;
-
-    #[test]
-    fn spin_options_read_from_option_lines() {
-        assert_eq!(
-            spin_option("option name rfp_margin type spin default 75 min 35 max 150"),
-            Some(SpinOption {
-                name: "rfp_margin".to_string(),
-                min: 35,
-                max: 150
-            })
-        );
-        assert_eq!(
-            spin_option("option name Move Overhead type spin default 10 min 0 max 5000")
-                .map(|o| o.name),
-            Some("Move Overhead".to_string())
-        );
-        assert_eq!(
-            spin_option("option name Ponder type check default false"),
-            None
-        );
-        assert_eq!(spin_option("id name Kiln"), None);
-    }
+    use crate::spsa::limit::Limit;
+    use crate::spsa::schedule::{Schedule, parse_input};
 
     fn game(white: &str, black: &str, result: Option<GameResult>, end: &str) -> GameSummary {
         GameSummary {
@@ -489,7 +302,7 @@ mod tests {
             game(PLUS, MINUS, None, "interrupt"),
         ];
         assert_eq!(
-            count(&games),
+            tally_games(&games),
             Ok(Tally {
                 wins: 2,
                 losses: 1,
@@ -498,7 +311,11 @@ mod tests {
             })
         );
         let stranger = [game("kiln", MINUS, Some(GameResult::Win), "normal")];
-        assert!(count(&stranger).unwrap_err().contains("kiln against minus"));
+        assert!(
+            tally_games(&stranger)
+                .unwrap_err()
+                .contains("kiln against minus")
+        );
     }
 
     #[test]
@@ -516,7 +333,7 @@ mod tests {
             engine: PathBuf::from("/engines/kiln"),
             book: PathBuf::from("book.pgn"),
             concurrency: 2,
-            directory: PathBuf::from("/tmp/tune"),
+            directory: PathBuf::from("tune.spsa.games"),
         };
         let values = [5.0, 50.0];
         let one = Perturbation::draw(&settings.schedule, &settings.parameters, &values, 5, 1);
@@ -535,7 +352,7 @@ mod tests {
             "-each proto=uci tc=inf nodes=2000 option.Hash=8 option.Threads=1",
             "format=pgn order=random",
             "-games 2 -rounds 3 -concurrency 2",
-            "-pgnout file=/tmp/tune/games.pgn append=false",
+            "-pgnout file=tune.spsa.games/games.pgn append=false",
         ] {
             assert!(words.contains(part), "{part}: {words}");
         }

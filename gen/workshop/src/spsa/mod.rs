@@ -3,12 +3,13 @@
 //!
 //! Each iteration perturbs every parameter at once (OpenBench's schedule,
 //! [`schedule`]), has fastchess play the engine with `θ + c·δ` against the
-//! engine with `θ − c·δ` for a few game pairs ([`games`]), and moves `θ`
-//! toward the side that scored. The tune lives in a state file
-//! ([`state`]): each finished iteration is appended and synced at once,
-//! so a tune that is stopped (killed, or `--stop-after`) loses at most the
-//! iteration in play and goes on from its last finished one when the same
-//! command is run again.
+//! engine with `θ − c·δ` for a few game pairs ([`games`], under a
+//! [`limit`]), and moves `θ` toward the side that scored. Before any game
+//! the engine is asked what it can tune ([`engine`]). The tune lives in a
+//! state file ([`state`]): each finished iteration is appended and synced
+//! at once, so a tune that is stopped (killed, or `--stop-after`) loses at
+//! most the iteration in play and goes on from its last finished one when
+//! the same command is run again; a lock keeps a second run off it.
 //!
 //! The engine is Kiln built with the cargo feature `spsa`, which declares
 //! every search tunable as a UCI spin option and prints OpenBench's SPSA
@@ -16,7 +17,9 @@
 //! default set of parameters. docs/search.md says how a tune is run and
 //! its values written back.
 
+pub mod engine;
 pub mod games;
+pub mod limit;
 pub mod schedule;
 pub mod state;
 
@@ -30,9 +33,11 @@ use kiln::cli::{ArgError, Parsed, for_each_option};
 
 use crate::progress::human_duration;
 
-use games::{Arena, EngineOffer, GamesError};
+use engine::{EngineError, EngineOffer};
+use games::{Arena, GamesError};
+use limit::Limit;
 use schedule::{Parameter, Perturbation, Schedule, parse_input};
-use state::{Limit, Record, Settings, StateError, StateFile};
+use state::{Record, Settings, StateError, StateFile, TuneLock};
 
 /// `kiln-workshop spsa --help`.
 pub const USAGE: &str = "\
@@ -112,6 +117,24 @@ pub struct Options {
 
 /// The default time control.
 const DEFAULT_TC: &str = "8+0.08";
+/// The default length of a tune.
+const DEFAULT_ITERATIONS: u64 = 1_000;
+/// The default game pairs an iteration.
+const DEFAULT_PAIRS: u64 = 8;
+/// The default hash of each engine, MiB.
+const DEFAULT_HASH: u64 = 16;
+/// The default seed.
+const DEFAULT_SEED: u64 = 1;
+/// `--hash`'s range (MiB).
+const HASH_RANGE: std::ops::RangeInclusive<u64> = 1..=65_536;
+/// `--iterations`' range.
+const ITERATIONS_RANGE: std::ops::RangeInclusive<u64> = 1..=10_000_000;
+/// `--pairs-per`'s range.
+const PAIRS_RANGE: std::ops::RangeInclusive<u64> = 1..=100_000;
+/// The largest `--alpha` and `--gamma`.
+const MAX_EXPONENT: f64 = 10.0;
+/// The largest `--a-ratio`.
+const MAX_A_RATIO: f64 = 100.0;
 
 impl Options {
     /// Parses the arguments after `spsa`.
@@ -133,6 +156,7 @@ impl Options {
         let mut state = None;
         let mut tc = None;
         let mut nodes = None;
+        let mut concurrency_given = false;
         let parsed = for_each_option(args, |flag, args| {
             let tune = &mut options.tune;
             match flag {
@@ -140,7 +164,10 @@ impl Options {
                 "--engine" => options.engine = Some(args.value(flag)?),
                 "--fastchess" => options.fastchess = Some(args.value(flag)?),
                 "--book" => options.book = Some(args.value(flag)?),
-                "--concurrency" => options.concurrency = args.number(flag, 1, 1024)?,
+                "--concurrency" => {
+                    options.concurrency = args.number(flag, 1, 1024)?;
+                    concurrency_given = true;
+                }
                 "--stop-after" => options.stop_after = Some(args.number(flag, 1, u64::MAX)?),
                 "--show" => options.show = true,
                 "--params" => tune.params = Some(args.value(flag)?),
@@ -153,12 +180,20 @@ impl Options {
                     })?);
                 }
                 "--nodes" => nodes = Some(Limit::Nodes(args.number(flag, 1, 1_000_000_000)?)),
-                "--hash" => tune.hash = Some(args.number(flag, 1, 65_536)?),
-                "--iterations" => tune.iterations = Some(args.number(flag, 1, 10_000_000)?),
-                "--pairs-per" => tune.pairs_per = Some(args.number(flag, 1, 100_000)?),
-                "--alpha" => tune.alpha = Some(args.fraction(flag, 0.0, 10.0)?),
-                "--gamma" => tune.gamma = Some(args.fraction(flag, 0.0, 10.0)?),
-                "--a-ratio" => tune.a_ratio = Some(args.fraction(flag, 0.0, 100.0)?),
+                "--hash" => {
+                    tune.hash = Some(args.number(flag, *HASH_RANGE.start(), *HASH_RANGE.end())?);
+                }
+                "--iterations" => {
+                    let (min, max) = (*ITERATIONS_RANGE.start(), *ITERATIONS_RANGE.end());
+                    tune.iterations = Some(args.number(flag, min, max)?);
+                }
+                "--pairs-per" => {
+                    let (min, max) = (*PAIRS_RANGE.start(), *PAIRS_RANGE.end());
+                    tune.pairs_per = Some(args.number(flag, min, max)?);
+                }
+                "--alpha" => tune.alpha = Some(args.fraction(flag, 0.0, MAX_EXPONENT)?),
+                "--gamma" => tune.gamma = Some(args.fraction(flag, 0.0, MAX_EXPONENT)?),
+                "--a-ratio" => tune.a_ratio = Some(args.fraction(flag, 0.0, MAX_A_RATIO)?),
                 "--seed" => tune.seed = Some(args.number(flag, 0, u64::MAX)?),
                 _ => return Ok(false),
             }
@@ -172,7 +207,21 @@ impl Options {
             return Err(ArgError::Conflict("--tc", "--nodes"));
         }
         options.tune.limit = tc.or(nodes);
-        if !options.show {
+        if options.show {
+            // Showing plays nothing: what only playing uses is refused
+            // rather than ignored.
+            for (given, flag) in [
+                (options.engine.is_some(), "--engine"),
+                (options.fastchess.is_some(), "--fastchess"),
+                (options.book.is_some(), "--book"),
+                (options.stop_after.is_some(), "--stop-after"),
+                (concurrency_given, "--concurrency"),
+            ] {
+                if given {
+                    return Err(ArgError::Conflict("--show", flag));
+                }
+            }
+        } else {
             if options.engine.is_none() {
                 return Err(ArgError::Missing("--engine <path>"));
             }
@@ -192,8 +241,18 @@ impl Options {
 pub enum SpsaError {
     /// The state file.
     State(StateError),
-    /// The engine, fastchess or their games.
+    /// The engine's answer, or what it offers to tune.
+    Engine(EngineError),
+    /// fastchess or its games.
     Games(GamesError),
+    /// More games at once than the machine has hardware threads (fastchess
+    /// refuses them: each game would share a core).
+    Concurrency {
+        /// `--concurrency`.
+        asked: u64,
+        /// The hardware threads.
+        threads: u64,
+    },
     /// A file or path given on the command line.
     Input {
         /// The path.
@@ -218,7 +277,12 @@ impl fmt::Display for SpsaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SpsaError::State(err) => write!(f, "{err}"),
+            SpsaError::Engine(err) => write!(f, "{err}"),
             SpsaError::Games(err) => write!(f, "{err}"),
+            SpsaError::Concurrency { asked, threads } => write!(
+                f,
+                "--concurrency {asked} is more than this machine's {threads} hardware threads"
+            ),
             SpsaError::Input { path, reason } => write!(f, "{path}: {reason}"),
             SpsaError::Mismatch {
                 option,
@@ -239,6 +303,12 @@ impl std::error::Error for SpsaError {}
 impl From<StateError> for SpsaError {
     fn from(err: StateError) -> Self {
         SpsaError::State(err)
+    }
+}
+
+impl From<EngineError> for SpsaError {
+    fn from(err: EngineError) -> Self {
+        SpsaError::Engine(err)
     }
 }
 
@@ -272,13 +342,13 @@ fn new_settings(tune: &TuneOptions, offer: &EngineOffer) -> Result<Settings, Sps
         }
         None => offer.parameters()?,
     };
-    let defaults = Schedule::with_defaults(1_000, 8);
+    let defaults = Schedule::with_defaults(DEFAULT_ITERATIONS, DEFAULT_PAIRS);
     Ok(Settings {
         limit: tune
             .limit
             .clone()
             .unwrap_or_else(|| Limit::Clock(DEFAULT_TC.to_string())),
-        hash: tune.hash.unwrap_or(16),
+        hash: tune.hash.unwrap_or(DEFAULT_HASH),
         schedule: Schedule {
             iterations: tune.iterations.unwrap_or(defaults.iterations),
             pairs_per: tune.pairs_per.unwrap_or(defaults.pairs_per),
@@ -286,7 +356,7 @@ fn new_settings(tune: &TuneOptions, offer: &EngineOffer) -> Result<Settings, Sps
             gamma: tune.gamma.unwrap_or(defaults.gamma),
             a_ratio: tune.a_ratio.unwrap_or(defaults.a_ratio),
         },
-        seed: tune.seed.unwrap_or(1),
+        seed: tune.seed.unwrap_or(DEFAULT_SEED),
         parameters,
     })
 }
@@ -356,12 +426,13 @@ pub fn run(options: &Options) -> Result<String, SpsaError> {
         if !path.exists() {
             return Err(SpsaError::NoTune(options.state.clone()));
         }
-        let (file, note) = StateFile::open(path)?;
+        // Read only: a running tune may be appending.
+        let (state, note) = state::load(path)?;
         if let Some(note) = note {
             eprintln!("kiln-workshop spsa: {note}");
         }
-        check_same(&options.tune, &file.state().settings)?;
-        return Ok(report(file.state()));
+        check_same(&options.tune, &state.settings)?;
+        return Ok(report(&state));
     }
     let (Some(engine), Some(fastchess), Some(book)) =
         (&options.engine, &options.fastchess, &options.book)
@@ -371,21 +442,38 @@ pub fn run(options: &Options) -> Result<String, SpsaError> {
             reason: "playing needs --engine, --fastchess and --book".to_string(),
         });
     };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    if options.concurrency > threads {
+        return Err(SpsaError::Concurrency {
+            asked: options.concurrency,
+            threads,
+        });
+    }
     let (engine, fastchess, book) = (absolute(engine)?, absolute(fastchess)?, absolute(book)?);
     let offer = EngineOffer::probe(&engine)?;
+    let lock = TuneLock::take(path)?;
     let mut file = if path.exists() {
-        let (file, note) = StateFile::open(path)?;
+        let (file, note) = StateFile::open(path, &lock)?;
         if let Some(note) = note {
             eprintln!("kiln-workshop spsa: {note}");
         }
         check_same(&options.tune, &file.state().settings)?;
         offer.check(&file.state().settings.parameters)?;
-        eprintln!(
-            "kiln-workshop spsa: {} goes on after iteration {} of {}",
-            options.state,
+        let (done, last) = (
             file.state().done(),
-            file.state().settings.schedule.iterations
+            file.state().settings.schedule.iterations,
         );
+        if done < last {
+            eprintln!(
+                "kiln-workshop spsa: {} goes on after iteration {done} of {last}",
+                options.state
+            );
+        } else {
+            eprintln!(
+                "kiln-workshop spsa: {} is finished ({done} iterations)",
+                options.state
+            );
+        }
         file
     } else {
         let settings = new_settings(&options.tune, &offer)?;
@@ -398,7 +486,7 @@ pub fn run(options: &Options) -> Result<String, SpsaError> {
             settings.schedule.pairs_per,
             settings.limit
         );
-        StateFile::create(path, settings)?
+        StateFile::create(path, settings, &lock)?
     };
     let directory = games_directory(path);
     fs::create_dir_all(&directory).map_err(|err| SpsaError::Input {
@@ -426,7 +514,7 @@ pub fn run(options: &Options) -> Result<String, SpsaError> {
             settings.seed,
             k,
         );
-        let tally = arena.play(&settings, &perturbation)?;
+        let tally = arena.play(&settings, &perturbation, &lock)?;
         let stepped = perturbation.step(
             &settings.schedule,
             &settings.parameters,
@@ -453,7 +541,7 @@ pub fn run(options: &Options) -> Result<String, SpsaError> {
             }
         };
         eprintln!(
-            "spsa: iteration {k}/{last}: plus {}-{}-{} (won-lost-drawn){}; all {w}-{l}-{d}{}; {} an iteration, {} left",
+            "kiln-workshop spsa: iteration {k}/{last}: plus {}-{}-{} (won-lost-drawn){}; all {w}-{l}-{d}{}; {} an iteration, {} left",
             tally.wins,
             tally.losses,
             tally.draws,
@@ -516,6 +604,8 @@ pub fn report(state: &state::State) -> String {
 }
 
 /// A value as the engine takes it: the nearest whole number in range.
+/// (Halves round away from zero; OpenBench's Python rounds them to even.
+/// Only a value exactly halfway differs, by one.)
 fn rounded(parameter: &Parameter, value: f64) -> i64 {
     parameter.clip(value.round()) as i64
 }
@@ -585,6 +675,14 @@ mod tests {
             parse("--state t --show --bogus"),
             Err(ArgError::UnknownOption(_))
         ));
+        assert_eq!(
+            parse("--state t --show --engine e"),
+            Err(ArgError::Conflict("--show", "--engine"))
+        );
+        assert_eq!(
+            parse("--state t --show --concurrency 1"),
+            Err(ArgError::Conflict("--show", "--concurrency"))
+        );
     }
 
     fn settings() -> Settings {

@@ -91,6 +91,15 @@ impl Parameter {
             c_end: number("c_end", c_end)?,
             r_end: number("r_end", r_end)?,
         };
+        for (what, value) in [
+            ("start", parameter.start),
+            ("min", parameter.min),
+            ("max", parameter.max),
+        ] {
+            if value.fract() != 0.0 {
+                return Err(format!("{what} {value} is not a whole number"));
+            }
+        }
         if parameter.min >= parameter.max {
             return Err(format!(
                 "min {} is not below max {}",
@@ -206,6 +215,16 @@ impl Schedule {
     }
 }
 
+/// The generator of iteration `k`'s random choices. SplitMix64 walks its
+/// state by a fixed step, so seeds that differ by multiples of that step
+/// (as `seed ^ k·step` would for consecutive `k`) give overlapping streams:
+/// the seed is hashed through one draw first, which scatters the
+/// iterations' streams over the whole period.
+pub fn iteration_rng(seed: u64, k: u64) -> Rng {
+    let mut mixer = Rng::new(seed ^ k.rotate_left(32));
+    Rng::new(mixer.next_u64())
+}
+
 /// What iteration `k` plays: for each parameter its direction (±1) and the
 /// whole-number values of the two sides.
 #[derive(Clone, Debug, PartialEq)]
@@ -233,7 +252,7 @@ impl Perturbation {
         seed: u64,
         k: u64,
     ) -> Perturbation {
-        let mut rng = Rng::new(seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut rng = iteration_rng(seed, k);
         let mut perturbation = Perturbation {
             iteration: k,
             flips: Vec::with_capacity(parameters.len()),
@@ -310,6 +329,10 @@ mod tests {
             ("rfp_margin, int, 200, 35, 150, 5.75, 0.002", "outside"),
             ("rfp_margin, int, 75, 35, 150, 0, 0.002", "positive"),
             ("rfp_margin, int, x, 35, 150, 5.75, 0.002", "not a number"),
+            (
+                "rfp_margin, int, 75, 35.5, 150, 5.75, 0.002",
+                "whole number",
+            ),
             ("rfp_margin, int, inf, 35, 150, 5.75, 0.002", "not a number"),
             ("rfp margin, int, 75, 35, 150, 5.75, 0.002", "option name"),
         ] {
@@ -391,6 +414,33 @@ mod tests {
                 != Perturbation::draw(&schedule, &parameters, &values, 7, k).flips;
         }
         assert!(differ, "{other_seed:?}");
+    }
+
+    #[test]
+    fn iterations_draw_from_unrelated_streams() {
+        // Neighbouring iterations (and seeds) must not share draws: with
+        // SplitMix64 seeded by a plain `seed ^ k·step` they would, shifted.
+        for seed in [0, 1, 7] {
+            let draws = |k| {
+                let mut rng = iteration_rng(seed, k);
+                (0..64).map(|_| rng.next_u64()).collect::<Vec<_>>()
+            };
+            let (one, two, three) = (draws(1), draws(2), draws(3));
+            for value in &one {
+                assert!(
+                    !two.contains(value) && !three.contains(value),
+                    "seed {seed}"
+                );
+            }
+            assert!(
+                two.iter().all(|value| !three.contains(value)),
+                "seed {seed}"
+            );
+        }
+        assert_ne!(
+            iteration_rng(1, 1).next_u64(),
+            iteration_rng(2, 1).next_u64()
+        );
     }
 
     #[test]

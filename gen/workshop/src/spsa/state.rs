@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! kiln-workshop spsa state 1
-//! limit tc=5+0.05
+//! limit clock 5+0.05
 //! hash 16
 //! iterations 2000
 //! pairs-per 8
@@ -20,72 +20,27 @@
 //! ```
 //!
 //! Values are written with Rust's shortest round-trip formatting, so a
-//! resumed tune goes on from exactly the numbers it stopped with. A line
-//! cut short by a kill (no newline at the end of the file) is an
-//! iteration that did not finish: loading drops it and says so.
+//! resumed tune goes on from exactly the numbers it stopped with. An
+//! iteration's line without its newline at the end of the file may have
+//! been cut short (a value cut short still reads as a number): it is
+//! dropped, said so, and the iteration played again. Any other damage is
+//! refused with the line's number.
+//!
+//! One run at a time plays a tune: [`TuneLock`] holds a lock on
+//! `<file>.lock` for as long as the run, or a fastchess it started, lives.
 
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
+use super::limit::Limit;
 use super::schedule::{Parameter, Schedule};
 
 /// The first line of every state file (the number is the format's
 /// version).
 const MAGIC: &str = "kiln-workshop spsa state 1";
-
-/// How long each game may take: the words `-each` gives fastchess.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Limit {
-    /// A clock, in fastchess's `tc=` form (`5+0.05`, `40/60+0.6`).
-    Clock(String),
-    /// A fixed number of nodes a move and no clock.
-    Nodes(u64),
-}
-
-impl Limit {
-    /// A clock as `--tc` takes it: `[moves/]seconds[+increment]`, each a
-    /// plain non-negative number.
-    pub fn clock(text: &str) -> Result<Limit, String> {
-        let (moves, rest) = match text.split_once('/') {
-            Some((moves, rest)) => (Some(moves), rest),
-            None => (None, text),
-        };
-        let (base, increment) = match rest.split_once('+') {
-            Some((base, increment)) => (base, Some(increment)),
-            None => (rest, None),
-        };
-        let plain = |t: &str| {
-            !t.is_empty()
-                && t.chars().all(|c| c.is_ascii_digit() || c == '.')
-                && t.parse::<f64>().is_ok()
-        };
-        let fine = moves.is_none_or(|m| !m.is_empty() && m.chars().all(|c| c.is_ascii_digit()))
-            && plain(base)
-            && increment.is_none_or(plain)
-            && base.parse::<f64>().is_ok_and(|b| b > 0.0);
-        if fine {
-            Ok(Limit::Clock(text.to_string()))
-        } else {
-            Err("expected a time control like 5+0.05, 8+0.08 or 40/60".to_string())
-        }
-    }
-
-    /// The limit as fastchess's `-each` words.
-    pub fn fastchess_words(&self) -> Vec<String> {
-        match self {
-            Limit::Clock(tc) => vec![format!("tc={tc}")],
-            Limit::Nodes(nodes) => vec!["tc=inf".to_string(), format!("nodes={nodes}")],
-        }
-    }
-}
-
-impl fmt::Display for Limit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.fastchess_words().join(" "))
-    }
-}
 
 /// What a tune is, fixed when it starts: how each game is played, its
 /// schedule, its seed and its parameters.
@@ -164,6 +119,11 @@ pub enum StateError {
         /// What the operating system said.
         source: io::Error,
     },
+    /// Another run is playing the tune (it holds the lock).
+    Busy {
+        /// The lock file.
+        lock: PathBuf,
+    },
     /// Its text is not a state file, or is damaged.
     Malformed {
         /// The file.
@@ -179,6 +139,12 @@ impl fmt::Display for StateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StateError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            StateError::Busy { lock } => write!(
+                f,
+                "another run is playing this tune ({} is locked; a killed run's fastchess \
+                 may still be finishing its games)",
+                lock.display()
+            ),
             StateError::Malformed { path, line, reason } => {
                 write!(f, "{} line {line}: {reason}", path.display())
             }
@@ -190,7 +156,7 @@ impl std::error::Error for StateError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             StateError::Io { source, .. } => Some(source),
-            StateError::Malformed { .. } => None,
+            StateError::Malformed { .. } | StateError::Busy { .. } => None,
         }
     }
 }
@@ -207,7 +173,7 @@ fn header(settings: &Settings) -> String {
     let schedule = &settings.schedule;
     let mut text = format!(
         "{MAGIC}\nlimit {}\nhash {}\niterations {}\npairs-per {}\nalpha {}\ngamma {}\na-ratio {}\nseed {}\n",
-        settings.limit,
+        settings.limit.record(),
         settings.hash,
         schedule.iterations,
         schedule.pairs_per,
@@ -257,7 +223,50 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), StateError> {
     fs::rename(&temporary, path).map_err(io_error(path))
 }
 
-/// A state file open for appending finished iterations.
+/// The lock that keeps a second run off a tune: an exclusive lock on
+/// `<state file>.lock`, released when the run and every fastchess it
+/// started have exited (each fastchess gets the lock file as its standard
+/// input, so a fastchess left playing by a killed run still holds it).
+#[derive(Debug)]
+pub struct TuneLock {
+    file: File,
+}
+
+impl TuneLock {
+    /// Takes the lock of the tune at `state`.
+    ///
+    /// # Errors
+    /// [`StateError::Busy`] when another run holds it; the lock file
+    /// cannot be opened.
+    pub fn take(state: &Path) -> Result<TuneLock, StateError> {
+        let mut name = state.as_os_str().to_owned();
+        name.push(".lock");
+        let path = PathBuf::from(name);
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io_error(&path))?;
+        match file.try_lock() {
+            Ok(()) => Ok(TuneLock { file }),
+            Err(fs::TryLockError::WouldBlock) => Err(StateError::Busy { lock: path }),
+            Err(fs::TryLockError::Error(source)) => Err(StateError::Io { path, source }),
+        }
+    }
+
+    /// Another handle on the locked file, for a child to hold the lock
+    /// with.
+    ///
+    /// # Errors
+    /// The handle cannot be duplicated.
+    pub fn share(&self) -> io::Result<File> {
+        self.file.try_clone()
+    }
+}
+
+/// A state file open for appending finished iterations (under its
+/// [`TuneLock`]).
 #[derive(Debug)]
 pub struct StateFile {
     path: PathBuf,
@@ -269,7 +278,11 @@ impl StateFile {
     ///
     /// # Errors
     /// The file exists or cannot be written.
-    pub fn create(path: &Path, settings: Settings) -> Result<StateFile, StateError> {
+    pub fn create(
+        path: &Path,
+        settings: Settings,
+        _lock: &TuneLock,
+    ) -> Result<StateFile, StateError> {
         if path.exists() {
             return Err(StateError::Io {
                 path: path.to_path_buf(),
@@ -286,28 +299,17 @@ impl StateFile {
         })
     }
 
-    /// Opens an existing tune's file. An unfinished last line is dropped
-    /// from the file; the returned note says so.
+    /// Opens an existing tune's file to go on with it. An iteration's
+    /// line cut short at the end is dropped from the file; the returned
+    /// note says so.
     ///
     /// # Errors
     /// The file cannot be read or rewritten, or is not a state file.
-    pub fn open(path: &Path) -> Result<(StateFile, Option<String>), StateError> {
+    pub fn open(path: &Path, _lock: &TuneLock) -> Result<(StateFile, Option<String>), StateError> {
         let text = fs::read_to_string(path).map_err(io_error(path))?;
-        let (complete, note) = match text.rfind('\n') {
-            Some(end) if end + 1 < text.len() => (
-                &text[..=end],
-                Some(format!(
-                    "dropped an unfinished last line of {} ('{}'): that iteration is played again",
-                    path.display(),
-                    text[end + 1..].chars().take(40).collect::<String>()
-                )),
-            ),
-            Some(_) => (text.as_str(), None),
-            None => (text.as_str(), None),
-        };
-        let state = parse(path, complete)?;
+        let (state, kept, note) = read(path, &text)?;
         if note.is_some() {
-            write_atomically(path, complete)?;
+            write_atomically(path, kept)?;
         }
         let file = StateFile {
             path: path.to_path_buf(),
@@ -338,6 +340,41 @@ impl StateFile {
     }
 }
 
+/// Reads a tune's file without changing it (an iteration's line cut short
+/// at the end is left out; the note says so).
+///
+/// # Errors
+/// The file cannot be read or is not a state file.
+pub fn load(path: &Path) -> Result<(State, Option<String>), StateError> {
+    let text = fs::read_to_string(path).map_err(io_error(path))?;
+    let (state, _, note) = read(path, &text)?;
+    Ok((state, note))
+}
+
+/// The state in `text`, the part of `text` it comes from, and a note when
+/// an unfinished iteration's line at the end was left out.
+fn read<'a>(path: &Path, text: &'a str) -> Result<(State, &'a str, Option<String>), StateError> {
+    let complete_end = text.rfind('\n').map_or(0, |end| end + 1);
+    let (complete, tail) = text.split_at(complete_end);
+    let note = if tail.is_empty() {
+        None
+    } else if tail.starts_with("iteration ") {
+        Some(format!(
+            "left out the unfinished last line of {} ('{}'): that iteration is played again",
+            path.display(),
+            tail.chars().take(40).collect::<String>()
+        ))
+    } else {
+        // Only an append can be cut short; anything else is damage.
+        return Err(StateError::Malformed {
+            path: path.to_path_buf(),
+            line: complete.lines().count() + 1,
+            reason: "the file ends inside a line that is not an iteration's".to_string(),
+        });
+    };
+    Ok((parse(path, complete)?, complete, note))
+}
+
 /// Reads a state file's text.
 fn parse(path: &Path, text: &str) -> Result<State, StateError> {
     let malformed = |line: usize, reason: String| StateError::Malformed {
@@ -350,39 +387,48 @@ fn parse(path: &Path, text: &str) -> Result<State, StateError> {
         Some((_, MAGIC)) => {}
         _ => return Err(malformed(1, format!("not a state file (no '{MAGIC}')"))),
     }
-    let mut field = |key: &str| -> Result<(usize, String), StateError> {
-        match lines.next() {
-            Some((n, line)) => match line.strip_prefix(key).and_then(|r| r.strip_prefix(' ')) {
-                Some(value) => Ok((n, value.to_string())),
-                None => Err(malformed(n, format!("expected '{key} ...'"))),
-            },
-            None => Err(malformed(0, format!("ends before '{key}'"))),
+    let mut field = |key: &str| -> Result<(usize, &str), StateError> {
+        let Some((n, line)) = lines.next() else {
+            return Err(malformed(0, format!("ends before '{key}'")));
+        };
+        match line
+            .strip_prefix(key)
+            .and_then(|rest| rest.strip_prefix(' '))
+        {
+            Some(value) => Ok((n, value)),
+            None => Err(malformed(n, format!("expected '{key} ...'"))),
         }
     };
-    fn number<T: std::str::FromStr>(
-        (n, text): (usize, String),
-        malformed: &dyn Fn(usize, String) -> StateError,
-    ) -> Result<T, StateError> {
-        text.parse()
-            .map_err(|_| malformed(n, format!("'{text}' is not a number")))
-    }
+    // The command line's ranges hold here too: a file edited by hand must
+    // not start a tune the command line would refuse.
+    let whole = |(n, text): (usize, &str), range: RangeInclusive<u64>| match text.parse::<u64>() {
+        Ok(x) if range.contains(&x) => Ok(x),
+        _ => Err(malformed(
+            n,
+            format!(
+                "'{text}' is not a whole number in {}..={}",
+                range.start(),
+                range.end()
+            ),
+        )),
+    };
+    let real = |(n, text): (usize, &str), max: f64| match text.parse::<f64>() {
+        Ok(x) if (0.0..=max).contains(&x) => Ok(x),
+        _ => Err(malformed(
+            n,
+            format!("'{text}' is not a number in 0..={max}"),
+        )),
+    };
     let (limit_line, limit_text) = field("limit")?;
-    let limit = match limit_text.split_whitespace().collect::<Vec<_>>()[..] {
-        ["tc=inf", nodes] => nodes
-            .strip_prefix("nodes=")
-            .and_then(|n| n.parse().ok())
-            .map(Limit::Nodes),
-        [tc] => tc.strip_prefix("tc=").and_then(|tc| Limit::clock(tc).ok()),
-        _ => None,
-    }
-    .ok_or_else(|| malformed(limit_line, format!("'{limit_text}' is not a limit")))?;
-    let hash = number(field("hash")?, &malformed)?;
-    let iterations = number(field("iterations")?, &malformed)?;
-    let pairs_per = number(field("pairs-per")?, &malformed)?;
-    let alpha = number(field("alpha")?, &malformed)?;
-    let gamma = number(field("gamma")?, &malformed)?;
-    let a_ratio = number(field("a-ratio")?, &malformed)?;
-    let seed = number(field("seed")?, &malformed)?;
+    let limit = Limit::from_record(limit_text)
+        .ok_or_else(|| malformed(limit_line, format!("'{limit_text}' is not a limit")))?;
+    let hash = whole(field("hash")?, super::HASH_RANGE)?;
+    let iterations = whole(field("iterations")?, super::ITERATIONS_RANGE)?;
+    let pairs_per = whole(field("pairs-per")?, super::PAIRS_RANGE)?;
+    let alpha = real(field("alpha")?, super::MAX_EXPONENT)?;
+    let gamma = real(field("gamma")?, super::MAX_EXPONENT)?;
+    let a_ratio = real(field("a-ratio")?, super::MAX_A_RATIO)?;
+    let seed = whole(field("seed")?, 0..=u64::MAX)?;
     let mut parameters = Vec::new();
     let mut records = Vec::new();
     for (n, line) in lines {
@@ -504,33 +550,21 @@ mod tests {
     }
 
     #[test]
-    fn limits_read_and_print_as_fastchess_takes_them() {
-        for good in ["5+0.05", "8+0.08", "40/60", "10", "60+1"] {
-            assert_eq!(
-                Limit::clock(good).unwrap().to_string(),
-                format!("tc={good}")
-            );
-        }
-        for bad in ["", "+0.1", "5+", "a+b", "0+0.1", "5+0.05 x", "/5", "5+-1"] {
-            assert!(Limit::clock(bad).is_err(), "{bad}");
-        }
-        assert_eq!(Limit::Nodes(2000).to_string(), "tc=inf nodes=2000");
-    }
-
-    #[test]
     fn a_tune_survives_its_file_exactly() {
         let path = scratch("round-trip");
-        let mut file = StateFile::create(&path, settings()).unwrap();
+        let lock = TuneLock::take(&path).unwrap();
+        let mut file = StateFile::create(&path, settings(), &lock).unwrap();
         assert!(
-            StateFile::create(&path, settings()).is_err(),
+            StateFile::create(&path, settings(), &lock).is_err(),
             "no overwrite"
         );
         file.append(record(1, vec![75.1 + 1e-13, 74.0 / 3.0]))
             .unwrap();
         file.append(record(2, vec![76.25, 73.5])).unwrap();
-        let (opened, note) = StateFile::open(&path).unwrap();
+        let (opened, note) = StateFile::open(&path, &lock).unwrap();
         assert_eq!(note, None);
         assert_eq!(opened.state(), file.state());
+        assert_eq!(load(&path).unwrap(), (file.state().clone(), None));
         assert_eq!(opened.state().values(), vec![76.25, 73.5]);
         assert_eq!(opened.state().totals(), (6, 4, 6, 0));
         let nodes = Settings {
@@ -538,33 +572,75 @@ mod tests {
             ..settings()
         };
         let path = scratch("nodes");
-        StateFile::create(&path, nodes.clone()).unwrap();
-        assert_eq!(StateFile::open(&path).unwrap().0.state().settings, nodes);
+        let lock = TuneLock::take(&path).unwrap();
+        StateFile::create(&path, nodes.clone(), &lock).unwrap();
+        assert_eq!(load(&path).unwrap().0.settings, nodes);
     }
 
     #[test]
     fn a_line_cut_short_is_dropped_and_played_again() {
         let path = scratch("cut");
-        let mut file = StateFile::create(&path, settings()).unwrap();
+        let lock = TuneLock::take(&path).unwrap();
+        let mut file = StateFile::create(&path, settings(), &lock).unwrap();
         file.append(record(1, vec![75.5, 74.5])).unwrap();
         let whole = fs::read_to_string(&path).unwrap();
-        fs::write(&path, format!("{whole}iteration 2 1 0")).unwrap();
-        let (opened, note) = StateFile::open(&path).unwrap();
+        let cut = format!("{whole}iteration 2 1 0");
+        fs::write(&path, &cut).unwrap();
+        // Showing leaves the file alone...
+        let (state, note) = load(&path).unwrap();
+        assert!(note.unwrap().contains("iteration 2 1 0"));
+        assert_eq!(state.done(), 1);
+        assert_eq!(fs::read_to_string(&path).unwrap(), cut);
+        // ...going on drops the line.
+        let (opened, note) = StateFile::open(&path, &lock).unwrap();
         assert!(note.unwrap().contains("iteration 2 1 0"));
         assert_eq!(opened.state().done(), 1);
         assert_eq!(fs::read_to_string(&path).unwrap(), whole);
+        // Only an iteration's line can be cut short by an append.
+        let header = &whole[..whole.find("iteration 1").unwrap()];
+        fs::write(&path, header.trim_end()).unwrap();
+        assert!(matches!(
+            load(&path),
+            Err(StateError::Malformed { line: 12, .. })
+        ));
+    }
+
+    #[test]
+    fn one_run_at_a_time_plays_a_tune() {
+        let path = scratch("lock");
+        let lock = TuneLock::take(&path).unwrap();
+        assert!(matches!(
+            TuneLock::take(&path),
+            Err(StateError::Busy { .. })
+        ));
+        // A shared handle (fastchess's) keeps it after the run lets go.
+        let shared = lock.share().unwrap();
+        drop(lock);
+        assert!(matches!(
+            TuneLock::take(&path),
+            Err(StateError::Busy { .. })
+        ));
+        drop(shared);
+        assert!(TuneLock::take(&path).is_ok());
     }
 
     #[test]
     fn damaged_files_name_the_line() {
         let path = scratch("damaged");
-        StateFile::create(&path, settings()).unwrap();
+        let lock = TuneLock::take(&path).unwrap();
+        StateFile::create(&path, settings(), &lock).unwrap();
         let whole = fs::read_to_string(&path).unwrap();
         for (text, line, why) in [
             ("something else\n".to_string(), 1, "not a state file"),
-            (whole.replace("hash 16", "hash x"), 3, "not a number"),
+            (whole.replace("hash 16", "hash x"), 3, "not a whole number"),
             (
-                whole.replace("limit tc=5+0.05", "limit fast"),
+                whole.replace("pairs-per 4", "pairs-per 0"),
+                5,
+                "not a whole number",
+            ),
+            (whole.replace("alpha 0.602", "alpha NaN"), 6, "not a number"),
+            (
+                whole.replace("limit clock 5+0.05", "limit fast"),
                 2,
                 "not a limit",
             ),
@@ -582,7 +658,7 @@ mod tests {
             (format!("{whole}bogus\n"), 13, "unexpected"),
         ] {
             fs::write(&path, &text).unwrap();
-            match StateFile::open(&path) {
+            match StateFile::open(&path, &lock) {
                 Err(StateError::Malformed {
                     line: at, reason, ..
                 }) => {
