@@ -87,22 +87,23 @@ pub fn genfens(engine: &Path, count: usize) -> Vec<String> {
 
 /// Runs `command` to its end, killing it after `limit`.
 pub fn run_with_limit(command: &mut Command, limit: Duration) -> std::process::Output {
-    let mut child = command
+    let child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn");
-    let start = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if start.elapsed() > limit {
-            child.kill().expect("kill");
-            let output = child.wait_with_output().expect("wait");
-            panic!(
-                "still running after {limit:?}:\n{}",
-                String::from_utf8_lossy(&output.stdout)
-            );
+    let id = child.id();
+    // The output is read as it comes (a full pipe would stall the child)
+    // on a thread of its own; the limit is kept here.
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(child.wait_with_output());
+    });
+    match receiver.recv_timeout(limit) {
+        Ok(output) => output.expect("output"),
+        Err(_) => {
+            let _ = Command::new("kill").arg("-9").arg(id.to_string()).status();
+            panic!("still running after {limit:?}: {command:?}");
         }
-        std::thread::sleep(Duration::from_millis(50));
     }
-    child.wait_with_output().expect("output")
 }
