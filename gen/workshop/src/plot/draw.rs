@@ -4,6 +4,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use plotters::coord::Shift;
+use plotters::coord::combinators::BindKeyPoints;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -738,6 +739,24 @@ fn series_count(points: &[CurvePoint], series: &str) -> usize {
 /// The learning curve: Elo against a fixed reference engine by training
 /// positions (millions, logarithmic axis), each point with its 95 %
 /// interval, and the line of equal strength.
+/// The 1-2-5 steps of each decade (…, 0.5, 1, 2, 5, 10, 20, …) within
+/// `lo..=hi`: labels for a logarithmic axis that spans only a decade or
+/// two, where powers of ten alone would give one or two.
+fn one_two_five(lo: f64, hi: f64) -> Vec<f64> {
+    let mut decade = 10f64.powf(lo.log10().floor());
+    let mut steps = Vec::new();
+    while decade <= hi {
+        for step in [1.0, 2.0, 5.0] {
+            let value = decade * step;
+            if (lo..=hi).contains(&value) {
+                steps.push(value);
+            }
+        }
+        decade *= 10.0;
+    }
+    steps
+}
+
 fn draw_curve(
     area: &DrawingArea<BitMapBackend<'_>, Shift>,
     points: &[CurvePoint],
@@ -777,14 +796,19 @@ fn draw_curve(
         .margin_top(8)
         .x_label_area_size(56)
         .y_label_area_size(80)
-        .build_cartesian_2d((x_lo..x_hi).log_scale(), y_lo..y_hi)?;
+        .build_cartesian_2d(
+            (x_lo..x_hi)
+                .log_scale()
+                .with_key_points(one_two_five(x_lo, x_hi)),
+            y_lo..y_hi,
+        )?;
     chart
         .configure_mesh()
         .x_desc("training positions (millions, logarithmic)")
         .y_desc("Elo against the reference")
         .axis_desc_style((FAMILY, 18).into_font().color(&INK))
         .label_style((FAMILY, 15).into_font().color(&INK))
-        .x_label_formatter(&|v| format!("{v}"))
+        .x_label_formatter(&|v| format!("{}", (v * 1e3).round() / 1e3))
         .y_label_formatter(&|v| format!("{v:.0}"))
         .y_labels(10)
         .light_line_style(RGBColor(235, 235, 235))
@@ -831,4 +855,16 @@ fn draw_curve(
             .draw()?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_two_five;
+
+    #[test]
+    fn log_axis_labels_step_one_two_five() {
+        assert_eq!(one_two_five(1.4, 23.0), [2.0, 5.0, 10.0, 20.0]);
+        assert_eq!(one_two_five(0.3, 5.0), [0.5, 1.0, 2.0, 5.0]);
+        assert_eq!(one_two_five(3.0, 4.0), Vec::<f64>::new());
+    }
 }
