@@ -54,34 +54,40 @@ fn a_tune_plays_stops_resumes_and_keeps_its_settings() {
     // The tune's own files by relative paths: fastchess plays in a
     // directory of its own, so each must still be found from there.
     let (state_arg, engine_arg, fastchess_arg, book_arg, params_arg) = (
-        "tune.spsa".to_string(),
+        "tune.spsa",
         text(&engine),
         text(&fastchess),
-        "openings.epd".to_string(),
-        "params.txt".to_string(),
+        "openings.epd",
+        "params.txt",
     );
     // fastchess refuses more games at once than hardware threads.
     let concurrency = std::thread::available_parallelism()
         .map_or(1, |n| n.get().min(2))
         .to_string();
-    let mut base = vec![
-        "--state",
-        &state_arg,
-        "--engine",
-        &engine_arg,
-        "--fastchess",
-        &fastchess_arg,
-        "--book",
-        &book_arg,
+    // A tune at `state` played by this engine, fastchess and book.
+    let playing = |state: &'static str| {
+        vec![
+            "--state",
+            state,
+            "--engine",
+            engine_arg.as_str(),
+            "--fastchess",
+            fastchess_arg.as_str(),
+            "--book",
+            book_arg,
+        ]
+    };
+    let mut base = playing(state_arg);
+    base.extend([
         "--params",
-        &params_arg,
+        params_arg,
         "--nodes",
         "300",
         "--iterations",
         "3",
         "--concurrency",
         &concurrency,
-    ];
+    ]);
 
     // Two of three iterations, one pair each, then a stop.
     let mut first = base.clone();
@@ -127,46 +133,25 @@ fn a_tune_plays_stops_resumes_and_keeps_its_settings() {
         .and_then(|v| v.parse().ok())
         .expect("a value line");
     assert!((1..=4).contains(&value), "{out}");
-    let (code, shown, _) = spsa(&dir, &["--state", &state_arg, "--show"]);
+    let (code, shown, _) = spsa(&dir, &["--state", state_arg, "--show"]);
     assert_eq!((code, shown), (0, out));
 
     // Parameters must be the engine's spin options.
     std::fs::write(&params, "no_such_option, int, 2, 1, 4, 1, 0.002\n").expect("write");
-    let fresh = "other.spsa".to_string();
-    let (code, _, err) = spsa(
-        &dir,
-        &[
-            "--state",
-            &fresh,
-            "--engine",
-            &engine_arg,
-            "--fastchess",
-            &fastchess_arg,
-            "--book",
-            &book_arg,
-            "--params",
-            &params_arg,
-        ],
-    );
+    // A new tune, refused before anything is written.
+    let new_tune = |extra: &[&str]| {
+        let mut args = playing("other.spsa");
+        args.extend_from_slice(extra);
+        spsa(&dir, &args)
+    };
+    let (code, _, err) = new_tune(&["--params", params_arg]);
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains("no_such_option") && err.contains("no spin option"),
         "{err}"
     );
     // Without --params the default build has no SPSA input to offer.
-    let (code, _, err) = spsa(
-        &dir,
-        &[
-            "--state",
-            &fresh,
-            "--engine",
-            &engine_arg,
-            "--fastchess",
-            &fastchess_arg,
-            "--book",
-            &book_arg,
-        ],
-    );
+    let (code, _, err) = new_tune(&[]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("--features spsa"), "{err}");
     assert!(!dir.join("other.spsa").exists());
