@@ -17,6 +17,8 @@ pub enum FileAction {
     Create,
     /// Writing to it.
     Write,
+    /// Taking a lock on it.
+    Lock,
 }
 
 impl FileAction {
@@ -27,6 +29,7 @@ impl FileAction {
             FileAction::Read => "read",
             FileAction::Create => "create",
             FileAction::Write => "write",
+            FileAction::Lock => "lock",
         }
     }
 }

@@ -74,8 +74,8 @@ pub struct Arena {
     pub book: PathBuf,
     /// Games played at once.
     pub concurrency: u64,
-    /// fastchess's working directory: its PGN, its log and the
-    /// `config.json` it leaves behind.
+    /// fastchess's working directory (made before the first iteration):
+    /// its PGN, its log and the `config.json` it leaves behind.
     pub directory: PathBuf,
 }
 
@@ -172,8 +172,6 @@ impl Arena {
         perturbation: &Perturbation,
         lock: &TuneLock,
     ) -> Result<Tally, GamesError> {
-        fs::create_dir_all(&self.directory)
-            .map_err(io_error(format!("creating {}", self.directory.display())))?;
         // A PGN left by an earlier iteration must not be counted again.
         match fs::remove_file(self.pgn()) {
             Err(err) if err.kind() != io::ErrorKind::NotFound => {

@@ -30,6 +30,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use kiln::cli::{ArgError, Parsed, for_each_option};
+use kiln_format::{FileAction, FileError};
 
 use crate::progress::human_duration;
 
@@ -253,7 +254,10 @@ pub enum SpsaError {
         /// The hardware threads.
         threads: u64,
     },
-    /// A file or path given on the command line.
+    /// A file or directory the tune needs could not be found, read or
+    /// made.
+    File(FileError),
+    /// A file given on the command line holds what cannot be used.
     Input {
         /// The path.
         path: String,
@@ -283,6 +287,7 @@ impl fmt::Display for SpsaError {
                 f,
                 "--concurrency {asked} is more than this machine's {threads} hardware threads"
             ),
+            SpsaError::File(err) => write!(f, "{err}"),
             SpsaError::Input { path, reason } => write!(f, "{path}: {reason}"),
             SpsaError::Mismatch {
                 option,
@@ -306,6 +311,12 @@ impl From<StateError> for SpsaError {
     }
 }
 
+impl From<FileError> for SpsaError {
+    fn from(err: FileError) -> Self {
+        SpsaError::File(err)
+    }
+}
+
 impl From<EngineError> for SpsaError {
     fn from(err: EngineError) -> Self {
         SpsaError::Engine(err)
@@ -319,10 +330,15 @@ impl From<GamesError> for SpsaError {
 }
 
 /// An existing path made absolute (fastchess runs in its own directory).
-fn absolute(path: impl AsRef<Path>) -> Result<PathBuf, SpsaError> {
-    let path = path.as_ref();
-    fs::canonicalize(path).map_err(|err| SpsaError::Input {
-        path: path.display().to_string(),
+fn absolute(path: impl AsRef<Path>) -> Result<PathBuf, FileError> {
+    fs::canonicalize(&path).map_err(FileError::on(FileAction::Open, path))
+}
+
+/// The parameters of a `--params` file.
+fn read_params(path: &str) -> Result<Vec<Parameter>, SpsaError> {
+    let text = fs::read_to_string(path).map_err(FileError::on(FileAction::Read, path))?;
+    parse_input(&text).map_err(|err| SpsaError::Input {
+        path: path.to_string(),
         reason: err.to_string(),
     })
 }
@@ -330,16 +346,7 @@ fn absolute(path: impl AsRef<Path>) -> Result<PathBuf, SpsaError> {
 /// The settings of a new tune: the command line's, the rest defaults.
 fn new_settings(tune: &TuneOptions, offer: &EngineOffer) -> Result<Settings, SpsaError> {
     let parameters = match &tune.params {
-        Some(path) => {
-            let text = fs::read_to_string(path).map_err(|err| SpsaError::Input {
-                path: path.clone(),
-                reason: err.to_string(),
-            })?;
-            parse_input(&text).map_err(|err| SpsaError::Input {
-                path: path.clone(),
-                reason: err.to_string(),
-            })?
-        }
+        Some(path) => read_params(path)?,
         None => offer.parameters()?,
     };
     let defaults = Schedule::with_defaults(DEFAULT_ITERATIONS, DEFAULT_PAIRS);
@@ -386,22 +393,14 @@ fn check_same(tune: &TuneOptions, settings: &Settings) -> Result<(), SpsaError> 
     same("--gamma", tune.gamma, schedule.gamma)?;
     same("--a-ratio", tune.a_ratio, schedule.a_ratio)?;
     same("--seed", tune.seed, settings.seed)?;
-    if let Some(path) = &tune.params {
-        let text = fs::read_to_string(path).map_err(|err| SpsaError::Input {
-            path: path.clone(),
-            reason: err.to_string(),
-        })?;
-        let given = parse_input(&text).map_err(|err| SpsaError::Input {
-            path: path.clone(),
-            reason: err.to_string(),
-        })?;
-        if given != settings.parameters {
-            return Err(SpsaError::Mismatch {
-                option: "--params",
-                given: path.clone(),
-                file: "other parameters".to_string(),
-            });
-        }
+    if let Some(path) = &tune.params
+        && read_params(path)? != settings.parameters
+    {
+        return Err(SpsaError::Mismatch {
+            option: "--params",
+            given: path.clone(),
+            file: "other parameters".to_string(),
+        });
     }
     Ok(())
 }
@@ -489,10 +488,7 @@ pub fn run(options: &Options) -> Result<String, SpsaError> {
         StateFile::create(path, settings, &lock)?
     };
     let directory = games_directory(path);
-    fs::create_dir_all(&directory).map_err(|err| SpsaError::Input {
-        path: directory.display().to_string(),
-        reason: err.to_string(),
-    })?;
+    fs::create_dir_all(&directory).map_err(FileError::on(FileAction::Create, &directory))?;
     let arena = Arena {
         engine,
         fastchess,

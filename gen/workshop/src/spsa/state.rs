@@ -35,6 +35,8 @@ use std::io::{self, Write};
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
+use kiln_format::{FileAction, FileError};
+
 use super::limit::Limit;
 use super::schedule::{Parameter, Schedule};
 
@@ -100,8 +102,8 @@ impl State {
         self.records.len() as u64
     }
 
-    /// Games, wins, losses, draws and forfeits over all finished
-    /// iterations (wins and losses of the `+` sides).
+    /// Wins, losses, draws and forfeits over all finished iterations
+    /// (wins and losses of the `+` sides).
     pub fn totals(&self) -> (u64, u64, u64, u64) {
         self.records.iter().fold((0, 0, 0, 0), |(w, l, d, f), r| {
             (w + r.wins, l + r.losses, d + r.draws, f + r.forfeits)
@@ -112,13 +114,8 @@ impl State {
 /// Why a state file could not be used.
 #[derive(Debug)]
 pub enum StateError {
-    /// Reading or writing it failed.
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What the operating system said.
-        source: io::Error,
-    },
+    /// Reading, writing or locking it (or its lock file) failed.
+    File(FileError),
     /// Another run is playing the tune (it holds the lock).
     Busy {
         /// The lock file.
@@ -138,7 +135,7 @@ pub enum StateError {
 impl fmt::Display for StateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StateError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            StateError::File(err) => write!(f, "{err}"),
             StateError::Busy { lock } => write!(
                 f,
                 "another run is playing this tune ({} is locked; a killed run's fastchess \
@@ -155,16 +152,15 @@ impl fmt::Display for StateError {
 impl std::error::Error for StateError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            StateError::Io { source, .. } => Some(source),
+            StateError::File(err) => Some(err),
             StateError::Malformed { .. } | StateError::Busy { .. } => None,
         }
     }
 }
 
-fn io_error(path: &Path) -> impl FnOnce(io::Error) -> StateError + '_ {
-    move |source| StateError::Io {
-        path: path.to_path_buf(),
-        source,
+impl From<FileError> for StateError {
+    fn from(err: FileError) -> Self {
+        StateError::File(err)
     }
 }
 
@@ -216,11 +212,13 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), StateError> {
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(".tmp");
     let temporary = PathBuf::from(temporary);
-    let mut file = File::create(&temporary).map_err(io_error(&temporary))?;
+    let mut file =
+        File::create(&temporary).map_err(FileError::on(FileAction::Create, &temporary))?;
     file.write_all(text.as_bytes())
         .and_then(|()| file.sync_all())
-        .map_err(io_error(&temporary))?;
-    fs::rename(&temporary, path).map_err(io_error(path))
+        .map_err(FileError::on(FileAction::Write, &temporary))?;
+    fs::rename(&temporary, path).map_err(FileError::on(FileAction::Write, path))?;
+    Ok(())
 }
 
 /// The lock that keeps a second run off a tune: an exclusive lock on
@@ -247,11 +245,13 @@ impl TuneLock {
             .truncate(false)
             .write(true)
             .open(&path)
-            .map_err(io_error(&path))?;
+            .map_err(FileError::on(FileAction::Create, &path))?;
         match file.try_lock() {
             Ok(()) => Ok(TuneLock { file }),
             Err(fs::TryLockError::WouldBlock) => Err(StateError::Busy { lock: path }),
-            Err(fs::TryLockError::Error(source)) => Err(StateError::Io { path, source }),
+            Err(fs::TryLockError::Error(source)) => {
+                Err(FileError::on(FileAction::Lock, path)(source).into())
+            }
         }
     }
 
@@ -284,10 +284,8 @@ impl StateFile {
         _lock: &TuneLock,
     ) -> Result<StateFile, StateError> {
         if path.exists() {
-            return Err(StateError::Io {
-                path: path.to_path_buf(),
-                source: io::Error::new(io::ErrorKind::AlreadyExists, "already exists"),
-            });
+            let exists = io::Error::new(io::ErrorKind::AlreadyExists, "already exists");
+            return Err(FileError::on(FileAction::Create, path)(exists).into());
         }
         write_atomically(path, &header(&settings))?;
         Ok(StateFile {
@@ -306,7 +304,7 @@ impl StateFile {
     /// # Errors
     /// The file cannot be read or rewritten, or is not a state file.
     pub fn open(path: &Path, _lock: &TuneLock) -> Result<(StateFile, Option<String>), StateError> {
-        let text = fs::read_to_string(path).map_err(io_error(path))?;
+        let text = fs::read_to_string(path).map_err(FileError::on(FileAction::Read, path))?;
         let (state, kept, note) = read(path, &text)?;
         if note.is_some() {
             write_atomically(path, kept)?;
@@ -331,10 +329,10 @@ impl StateFile {
         let mut file = OpenOptions::new()
             .append(true)
             .open(&self.path)
-            .map_err(io_error(&self.path))?;
+            .map_err(FileError::on(FileAction::Open, &self.path))?;
         file.write_all(record_line(&record).as_bytes())
             .and_then(|()| file.sync_data())
-            .map_err(io_error(&self.path))?;
+            .map_err(FileError::on(FileAction::Write, &self.path))?;
         self.state.records.push(record);
         Ok(())
     }
@@ -346,7 +344,7 @@ impl StateFile {
 /// # Errors
 /// The file cannot be read or is not a state file.
 pub fn load(path: &Path) -> Result<(State, Option<String>), StateError> {
-    let text = fs::read_to_string(path).map_err(io_error(path))?;
+    let text = fs::read_to_string(path).map_err(FileError::on(FileAction::Read, path))?;
     let (state, _, note) = read(path, &text)?;
     Ok((state, note))
 }
