@@ -155,6 +155,7 @@ fn a_tune_plays_stops_resumes_and_keeps_its_settings() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("--features spsa"), "{err}");
     assert!(!dir.join("other.spsa").exists());
+    assert!(!dir.join("other.spsa.lock").exists());
     assert!(!dir.join("other.spsa.games").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -450,6 +450,18 @@ pub fn run(options: &Options) -> Result<String, SpsaError> {
     }
     let (engine, fastchess, book) = (absolute(engine)?, absolute(fastchess)?, absolute(book)?);
     let offer = EngineOffer::probe(&engine)?;
+    // A new tune's parameters are checked before the lock is taken, so
+    // that a tune refused at its start leaves no lock file behind.
+    let fresh = |offer: &EngineOffer| -> Result<Settings, SpsaError> {
+        let settings = new_settings(&options.tune, offer)?;
+        offer.check(&settings.parameters)?;
+        Ok(settings)
+    };
+    let new_tune = if path.exists() {
+        None
+    } else {
+        Some(fresh(&offer)?)
+    };
     let lock = TuneLock::take(path)?;
     let mut file = if path.exists() {
         let (file, note) = StateFile::open(path, &lock)?;
@@ -475,8 +487,11 @@ pub fn run(options: &Options) -> Result<String, SpsaError> {
         }
         file
     } else {
-        let settings = new_settings(&options.tune, &offer)?;
-        offer.check(&settings.parameters)?;
+        // The state file was there before the lock was taken and is gone now.
+        let settings = match new_tune {
+            Some(settings) => settings,
+            None => fresh(&offer)?,
+        };
         eprintln!(
             "kiln-workshop spsa: {} starts: {} parameters, {} iterations of {} pairs, {}",
             options.state,
