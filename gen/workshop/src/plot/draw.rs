@@ -711,12 +711,16 @@ fn draw_losses(
 const MAX_DRAWN_BELOW: f64 = 300.0;
 
 /// The colours of a learning curve's series, in the order the file first
-/// names them (a palette that colour-blind readers tell apart).
-const SERIES_COLORS: [RGBColor; 4] = [
+/// names them: Okabe and Ito's palette, which colour-blind readers tell
+/// apart, less its yellow, too pale on white.
+const SERIES_COLORS: [RGBColor; 7] = [
     TRAINING,
     HELD_OUT,
     RGBColor(0, 158, 115),
     RGBColor(204, 121, 167),
+    RGBColor(230, 159, 0),
+    RGBColor(86, 180, 233),
+    RGBColor(0, 0, 0),
 ];
 
 /// The series of `points` in the order they first appear.
