@@ -16,7 +16,7 @@ use std::ffi::OsString;
 use std::fmt::{self, Write as _};
 
 use kiln::cli::{ArgError, Parsed, for_each_option};
-use kiln::protocol::wdl::{WdlModel, material};
+use kiln::protocol::wdl::{FITTED, WdlModel, material};
 
 use crate::fit::Adam;
 use crate::positions::{self, DataError};
@@ -109,6 +109,9 @@ pub struct Fit {
     pub training_loss: f64,
     /// The same on the held-out positions.
     pub held_out_loss: f64,
+    /// The built-in model's ([`FITTED`]) on the held-out positions: a refit
+    /// is worth its rebuild when this is clearly above `held_out_loss`.
+    pub built_in_loss: f64,
     /// Predicted against observed outcomes by score band.
     pub calibration: String,
 }
@@ -124,6 +127,11 @@ impl fmt::Display for Fit {
             f,
             "loss (mean negative log-likelihood): training {:.5}, held out {:.5}",
             self.training_loss, self.held_out_loss
+        )?;
+        writeln!(
+            f,
+            "the built-in model on the held-out positions: {:.5}",
+            self.built_in_loss
         )?;
         writeln!(f)?;
         write!(f, "{}", self.calibration)?;
@@ -184,8 +192,18 @@ pub fn run(options: &Options) -> Result<Fit, DataError> {
         skipped,
         training_loss: mean_loss(&in_pawns, &training),
         held_out_loss: mean_loss(&in_pawns, &held_out),
+        built_in_loss: mean_loss(&in_pawns_of(&FITTED), &held_out),
         calibration: calibration(&in_pawns, &samples),
     })
+}
+
+/// A model in centipawns (as the engine keeps it) in pawns (as it is
+/// fitted).
+fn in_pawns_of(model: &WdlModel) -> WdlModel {
+    WdlModel {
+        a: model.a.map(|c| c / 100.0),
+        b: model.b.map(|c| c / 100.0),
+    }
 }
 
 /// Probabilities below this count as this (a certain outcome that did not
@@ -361,6 +379,21 @@ mod tests {
             assert!((b - tb).abs() < 0.05, "b at {material}: {b} vs {tb}");
         }
         assert!(mean_loss(&fitted, &samples) <= mean_loss(&truth, &samples) + 1e-3);
+    }
+
+    #[test]
+    fn the_built_in_model_is_scored_in_pawns() {
+        let in_pawns = WdlModel {
+            a: [0.0, 0.0, 0.5, 1.0],
+            b: [0.0, 0.0, 0.2, 0.6],
+        };
+        let in_centipawns = WdlModel {
+            a: in_pawns.a.map(|c| c * 100.0),
+            b: in_pawns.b.map(|c| c * 100.0),
+        };
+        let samples = samples_from(&in_pawns);
+        let loss = mean_loss(&in_pawns_of(&in_centipawns), &samples);
+        assert!((loss - mean_loss(&in_pawns, &samples)).abs() < 1e-12);
     }
 
     #[test]
