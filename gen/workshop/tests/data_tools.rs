@@ -311,6 +311,7 @@ fn holdout_and_subset_move_whole_games() {
         input: path.clone(),
         output: held.clone(),
         held: Held::Numbers(1..=2),
+        apart: None,
         filter: filter.clone(),
     })
     .unwrap();
@@ -324,6 +325,25 @@ fn holdout_and_subset_move_whole_games() {
         format!(
             "{train} training and {out} held-out positions (kept by the load filter): --holdout {:.6}",
             out as f64 / (train + out) as f64
+        )
+    );
+
+    // --apart: the held games in a file of their own, in order.
+    let (training, apart) = (folder.file("training.games"), folder.file("apart.games"));
+    let summary = run(&Options::Holdout {
+        input: path.clone(),
+        output: training.clone(),
+        held: Held::Numbers(1..=2),
+        apart: Some(apart.clone()),
+        filter: filter.clone(),
+    })
+    .unwrap();
+    assert_eq!(read_games(&training).1, [0, 3, 4].map(|n| games[n].clone()));
+    assert_eq!(read_games(&apart).1, [1, 2].map(|n| games[n].clone()));
+    assert_eq!(
+        summary,
+        format!(
+            "{train} training positions in {training}, {out} held out in {apart} (kept by the load filter): --held-out {apart}"
         )
     );
 
@@ -345,6 +365,7 @@ fn holdout_and_subset_move_whole_games() {
             file: held.clone(),
             fraction,
         },
+        apart: None,
         filter: filter.clone(),
     })
     .unwrap();

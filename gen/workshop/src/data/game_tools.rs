@@ -118,11 +118,13 @@ const NOT_A_SHARD: Header = Header { shard_seed: None };
 /// What the tools that split games say they counted.
 const KEPT: &str = " (kept by the load filter)";
 
-/// `holdout` on a game file: the held games moved to the end.
+/// `holdout` on a game file: the held games moved to the end, or written
+/// to a file of their own (`apart`).
 pub(super) fn holdout(
     input: &str,
     output: &str,
     held: &Held,
+    apart: Option<&str>,
     filter: &LoadFilter,
 ) -> Result<String, DataToolError> {
     let is_held: Box<dyn Fn(&Found) -> bool> = match held {
@@ -150,6 +152,25 @@ pub(super) fn holdout(
     let mut writer = GameWriter::create(output, NOT_A_SHARD)?;
     let mut positions = [0u64; 2];
     let mut cut = false;
+    if let Some(apart) = apart {
+        // One pass, each game to its file.
+        let mut held_writer = GameWriter::create(apart, NOT_A_SHARD)?;
+        (_, cut) = each_game(input, |found| {
+            let pass = is_held(&found);
+            positions[usize::from(pass)] += kept(input, &found, filter)?;
+            let to = if pass { &mut held_writer } else { &mut writer };
+            to.write_game(&found.game)?;
+            Ok(true)
+        })?;
+        writer.flush()?;
+        held_writer.flush()?;
+        return Ok(format!(
+            "{} training positions in {output}, {} held out in {apart}{KEPT}: --held-out {apart}{}",
+            positions[0],
+            positions[1],
+            cut_note(cut, input)
+        ));
+    }
     // Two passes: the training games, then the held-out ones.
     for pass in [false, true] {
         (_, cut) = each_game(input, |found| {

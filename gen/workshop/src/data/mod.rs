@@ -71,6 +71,9 @@ position records (KILNDATA) are told apart by their headers.
                            the games <file> holds out (its last games holding
                            the share f of its positions, default 0.1) moved to
                            the end
+  holdout ... --apart <held>
+                           game files: the held games written to <held>
+                           instead, for the trainer's --held-out <held>
   subset <in> <out> --fraction <f> [--holdout-fraction <h>] [filter]
                            the first share f of the training games, then the
                            held-out games (the last games holding the share h
@@ -140,6 +143,8 @@ pub enum Options {
         output: String,
         /// Which games.
         held: Held,
+        /// Where the held games go instead of the end of `output`.
+        apart: Option<String>,
         /// Which positions of game files count.
         filter: LoadFilter,
     },
@@ -246,7 +251,7 @@ impl Options {
         // that do not take them: `given` lists each one met.
         let mut given: Vec<String> = Vec::new();
         let (mut games, mut like, mut fraction, mut holdout) = (None, None, None, None);
-        let (mut seed, mut to, mut from) = (None, None, None);
+        let (mut seed, mut to, mut from, mut apart) = (None, None, None, None);
         let mut filter = LoadFilter::default();
         while let Some(arg) = args.next_arg()? {
             match arg {
@@ -263,6 +268,7 @@ impl Options {
                         "--seed" => seed = Some(args.number("--seed", 0, u64::MAX)?),
                         "--to" => to = Some(args.value("--to")?),
                         "--from" => from = Some(args.value("--from")?),
+                        "--apart" => apart = Some(args.value("--apart")?),
                         flag => {
                             if !filter.option(flag, &mut args)? {
                                 return Err(ArgError::UnknownOption(option));
@@ -283,7 +289,7 @@ impl Options {
             "--min-men",
         ];
         let takes: &[&str] = match tool.as_str() {
-            "holdout" => &["--games", "--like", "--fraction"],
+            "holdout" => &["--games", "--like", "--fraction", "--apart"],
             "subset" => &["--fraction", "--holdout-fraction"],
             "show" => &["--games"],
             "shuffle" => &["--seed"],
@@ -359,6 +365,7 @@ impl Options {
                     input: file("<in>")?,
                     output: file("<out>")?,
                     held,
+                    apart,
                     filter,
                 }
             }
@@ -639,6 +646,7 @@ pub fn run(options: &Options, out: &mut dyn Write) -> Result<String, DataToolErr
             input,
             output,
             held,
+            apart,
             filter,
         } => {
             let mut inputs = vec![input.as_str()];
@@ -646,9 +654,20 @@ pub fn run(options: &Options, out: &mut dyn Write) -> Result<String, DataToolErr
                 inputs.push(file);
             }
             distinct(&inputs, output)?;
+            if let Some(apart) = apart {
+                distinct(&inputs, apart)?;
+                distinct(&[output.as_str()], apart)?;
+            }
             match kind_of(input)? {
+                DataKind::Records if apart.is_some() => Err(wrong_kind(
+                    input,
+                    DataKind::Records,
+                    "holdout --apart reads game files",
+                )),
                 DataKind::Records => records::holdout(input, output, held),
-                DataKind::Games => game_tools::holdout(input, output, held, filter),
+                DataKind::Games => {
+                    game_tools::holdout(input, output, held, apart.as_deref(), filter)
+                }
                 kind => Err(wrong_kind(
                     input,
                     kind,
@@ -742,6 +761,17 @@ mod tests {
                 input: "a".into(),
                 output: "b".into(),
                 held: Held::Numbers(28123..=31249),
+                apart: None,
+                filter: LoadFilter::default(),
+            }))
+        );
+        assert_eq!(
+            run("holdout a b --games 0-1999 --apart h"),
+            Ok(Some(Options::Holdout {
+                input: "a".into(),
+                output: "b".into(),
+                held: Held::Numbers(0..=1999),
+                apart: Some("h".into()),
                 filter: LoadFilter::default(),
             }))
         );
@@ -754,6 +784,7 @@ mod tests {
                     file: "c".into(),
                     fraction: DEFAULT_HOLDOUT
                 },
+                apart: None,
                 filter: LoadFilter {
                     min_ply: 4,
                     ..LoadFilter::default()

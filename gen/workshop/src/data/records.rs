@@ -187,11 +187,26 @@ mod tests {
             input: path("sorted.bin"),
             output: path("held.bin"),
             held: Held::Numbers(1..=2),
+            apart: None,
             filter: Default::default(),
         };
         assert_eq!(
             run_to_string(&holdout).unwrap(),
             "13 training and 7 held-out positions: --holdout 0.350000"
+        );
+        // Record files have no --apart: the trainer's --holdout share
+        // serves them.
+        let apart = Options::Holdout {
+            input: path("sorted.bin"),
+            output: path("training.bin"),
+            held: Held::Numbers(1..=2),
+            apart: Some(path("apart.bin")),
+            filter: Default::default(),
+        };
+        let error = run_to_string(&apart).unwrap_err().to_string();
+        assert!(
+            error.contains("holdout --apart reads game files"),
+            "{error}"
         );
         assert_eq!(numbers("held.bin"), [0, 3, 4, 1, 2]);
 
@@ -203,6 +218,7 @@ mod tests {
                 file: path("held.bin"),
                 fraction: 0.35,
             },
+            apart: None,
             filter: Default::default(),
         };
         run_to_string(&like).unwrap();

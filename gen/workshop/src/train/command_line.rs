@@ -42,6 +42,8 @@ positions.
                            data's own search scores against its game results)
   --scale <n>              centipawns per unit of the network's output (default 400)
   --holdout <x>            share of positions held out of the fit, 0-0.5 (default 0.1)
+  --held-out <file>        hold out this file's positions instead (repeat for
+                           several files; not with --holdout)
   --mirror                 each epoch, train on a random half of the positions
                            without castling rights mirrored left to right
   --threads <n>            threads (default: the number of cores)
@@ -91,8 +93,12 @@ pub struct Options {
     pub k: Option<f64>,
     /// Centipawns per unit of the network's output.
     pub scale: u32,
-    /// Fraction of the positions (the last ones loaded) held out.
+    /// Fraction of the positions (the last ones loaded) held out; 0 when
+    /// `held_out` names files.
     pub holdout: f64,
+    /// Files whose positions are the held-out set, instead of a share of
+    /// `data`'s.
+    pub held_out: Vec<String>,
     /// Each epoch, a random half of the training positions that no side
     /// may castle in are trained on mirrored left to right.
     pub mirror: bool,
@@ -133,13 +139,14 @@ impl Options {
             k: None,
             scale: 400,
             holdout: 0.1,
+            held_out: Vec::new(),
             mirror: false,
             threads: cores(),
             seed: 1,
             losses: None,
             filter: LoadFilter::default(),
         };
-        let mut out = None;
+        let (mut out, mut share_given) = (None, false);
         let parsed = for_each_option(args, |flag, args| {
             match flag {
                 "--data" => o.data.push(args.value(flag)?),
@@ -186,7 +193,11 @@ impl Options {
                 "--lambda" => o.lambda = args.fraction(flag, 0.0, 1.0)?,
                 "--k" => o.k = Some(args.fraction(flag, 1e-5, 1.0)?),
                 "--scale" => o.scale = args.number(flag, 1, 10_000)? as u32,
-                "--holdout" => o.holdout = args.fraction(flag, 0.0, 0.5)?,
+                "--holdout" => {
+                    o.holdout = args.fraction(flag, 0.0, 0.5)?;
+                    share_given = true;
+                }
+                "--held-out" => o.held_out.push(args.value(flag)?),
                 "--mirror" => o.mirror = true,
                 "--threads" => o.threads = args.number(flag, 1, 1024)? as usize,
                 "--seed" => o.seed = args.number(flag, 0, u64::MAX)?,
@@ -201,6 +212,12 @@ impl Options {
         o.out = out.ok_or(ArgError::Missing("--out <file.nnue>"))?;
         if o.data.is_empty() {
             return Err(ArgError::Missing("--data <file>"));
+        }
+        if !o.held_out.is_empty() {
+            if share_given {
+                return Err(ArgError::Conflict("--holdout", "--held-out"));
+            }
+            o.holdout = 0.0;
         }
         Ok(Parsed::Run(o))
     }
@@ -307,6 +324,17 @@ mod tests {
             (2, 32, Some(0.01), 16, true)
         );
         assert_eq!(Options::parse(args("--help")), Ok(Parsed::Help));
+    }
+
+    #[test]
+    fn held_out_files_replace_the_share() {
+        let o = parse("--data d --out x --held-out h1 --held-out=h2").unwrap();
+        assert_eq!((o.held_out.len(), o.holdout), (2, 0.0));
+        assert_eq!(
+            parse("--data d --out x --held-out h --holdout 0.1"),
+            Err(ArgError::Conflict("--holdout", "--held-out"))
+        );
+        assert!(parse("--data d --out x --held-out").is_err());
     }
 
     #[test]

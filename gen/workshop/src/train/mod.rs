@@ -143,9 +143,17 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
     if positions.is_empty() {
         return Err(TrainError::NoPositions);
     }
-    // The last positions (whole games but the first of them) are held
-    // out, as in `kiln-workshop tune`.
-    let held = fit::held_out_count(positions.len(), options.holdout);
+    // The held-out positions go last: the positions of the --held-out
+    // files, or else the last share of the data (whole games but the
+    // first of them), as in `kiln-workshop tune`.
+    let held = if options.held_out.is_empty() {
+        fit::held_out_count(positions.len(), options.holdout)
+    } else {
+        let held_out = data::load(&options.held_out, &options.filter)?.positions;
+        let count = held_out.len();
+        positions.extend(held_out);
+        count
+    };
     let holdout = positions.split_off(positions.len() - held);
     let k = match options.k {
         Some(k) => k,
@@ -390,6 +398,44 @@ mod tests {
         }
         std::fs::write(path, bytes).unwrap();
         count
+    }
+
+    /// `--held-out <file>` holds out exactly that file's positions: the
+    /// same network as the file appended to the data with the share that
+    /// holds out its positions.
+    #[test]
+    fn a_held_out_file_is_the_held_out_set() {
+        let dir = std::env::temp_dir().join(format!("kiln-train-held-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+        let (data, held, out) = (path("data.bin"), path("held.bin"), path("net.nnue"));
+        synthetic_data(&data, 40);
+        synthetic_data(&held, 10);
+        let train = |extra: &[&str]| {
+            let mut args = vec![
+                "--out",
+                &out,
+                "--hidden",
+                "16",
+                "--epochs",
+                "2",
+                "--batch",
+                "256",
+                "--threads",
+                "1",
+            ];
+            args.extend_from_slice(extra);
+            let options = Options::parse(args.iter().copied()).unwrap().run().unwrap();
+            run(&options).unwrap()
+        };
+        let apart = train(&["--data", &data, "--held-out", &held]);
+        let total = apart.training + apart.held_out;
+        assert!(apart.training > 0 && apart.held_out > 0, "{apart:?}");
+        let share = (apart.held_out as f64 + 0.5) / total as f64;
+        let share = format!("{share:.12}");
+        let appended = train(&["--data", &data, "--data", &held, "--holdout", &share]);
+        assert_eq!(appended, apart);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A tiny run lowers the held-out loss (the target mostly the
