@@ -233,9 +233,15 @@ impl<F: Float> Adam<F> {
 /// steps travel far early; small ones then settle the parameters instead
 /// of leaving them jittering by a full step around the minimum.
 pub fn step_size<F: Float>(first: F, epoch: u32, epochs: u32) -> F {
+    step_size_falling_to(first, F::from_f64(0.1), epoch, epochs)
+}
+
+/// [`step_size`] falling linearly to `last_share` of `first` by the last
+/// epoch instead of a tenth.
+pub fn step_size_falling_to<F: Float>(first: F, last_share: F, epoch: u32, epochs: u32) -> F {
     let share =
         F::from_f64(f64::from(epoch)) / F::from_f64(f64::from(epochs.saturating_sub(1).max(1)));
-    first * (F::from_f64(1.0) - F::from_f64(0.9) * share)
+    first * (F::from_f64(1.0) - (F::from_f64(1.0) - last_share) * share)
 }
 
 /// Shuffles `items` in place (Fisher-Yates), reproducibly from `rng`.
@@ -790,6 +796,12 @@ mod tests {
         assert!((step_size(1.0f64, 9, 10) - 0.1).abs() < 1e-12);
         assert!((step_size(2.0f32, 5, 11) - 1.1).abs() < 1e-6);
         assert_eq!(step_size(1.0f64, 0, 1), 1.0);
+        assert_eq!(step_size_falling_to(2.0f64, 0.01, 0, 8), 2.0);
+        assert!((step_size_falling_to(2.0f64, 0.01, 7, 8) - 0.02).abs() < 1e-12);
+        assert_eq!(
+            step_size_falling_to(1.0f64, 0.1, 3, 8),
+            step_size(1.0f64, 3, 8)
+        );
         assert_eq!(held_out_count(100, 0.05), 5);
         assert_eq!(held_out_count(1, 0.5), 0);
         assert_eq!(held_out_count(0, 0.5), 0);

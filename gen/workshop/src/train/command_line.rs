@@ -36,7 +36,9 @@ positions.
                            e.g. \"0 0 1 1/2 2 2 2/3 3 3 3/3 3 3 3/3 3 3 3/3 3 3 3/3 3 3 3/3 3 3 3\"
   --epochs <n>             passes over the data (default 20)
   --batch <n>              positions per Adam step (default 16384)
-  --lr <x>                 Adam step size, falling linearly to a tenth (default 0.001)
+  --lr <x>                 the first epoch's Adam step size (default 0.001)
+  --lr-end <x>             the last epoch's, as a share of --lr (default 0.1);
+                           the step size falls linearly in between
   --lambda <x>             weight of the game result against the score, 0-1 (default 0.5)
   --k <x>                  logistic scale per centipawn (default: fitted to the
                            data's own search scores against its game results)
@@ -82,9 +84,11 @@ pub struct Options {
     pub epochs: u32,
     /// Positions per Adam step.
     pub batch: usize,
-    /// Adam step size in the first epoch; it falls linearly to a tenth of
-    /// this by the last.
+    /// Adam step size in the first epoch; it falls linearly to `lr_end`
+    /// of this by the last.
     pub lr: f64,
+    /// The last epoch's step size as a share of the first's.
+    pub lr_end: f64,
     /// Weight of the game result in the target (1 = result only, 0 = the
     /// search score only), as in `kiln-workshop tune`.
     pub lambda: f64,
@@ -135,6 +139,7 @@ impl Options {
             epochs: 20,
             batch: 16_384,
             lr: 0.001,
+            lr_end: 0.1,
             lambda: 0.5,
             k: None,
             scale: 400,
@@ -190,6 +195,7 @@ impl Options {
                 "--epochs" => o.epochs = args.number(flag, 1, 100_000)? as u32,
                 "--batch" => o.batch = args.number(flag, 1, 100_000_000)? as usize,
                 "--lr" => o.lr = args.fraction(flag, 1e-7, 10.0)?,
+                "--lr-end" => o.lr_end = args.fraction(flag, 1e-6, 1.0)?,
                 "--lambda" => o.lambda = args.fraction(flag, 0.0, 1.0)?,
                 "--k" => o.k = Some(args.fraction(flag, 1e-5, 1.0)?),
                 "--scale" => o.scale = args.number(flag, 1, 10_000)? as u32,
@@ -347,6 +353,7 @@ mod tests {
         assert_eq!(real("--epochs"), Some(f64::from(o.epochs)));
         assert_eq!(real("--batch"), Some(o.batch as f64));
         assert_eq!(real("--lr"), Some(o.lr));
+        assert_eq!(real("--lr-end"), Some(o.lr_end));
         assert_eq!(real("--lambda"), Some(o.lambda));
         assert_eq!(real("--scale"), Some(f64::from(o.scale)));
         assert_eq!(real("--holdout"), Some(o.holdout));

@@ -216,6 +216,7 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
         epochs: options.epochs,
         batch: options.batch,
         lr: options.lr as f32,
+        lr_end: options.lr_end as f32,
         threads,
         seed: options.seed,
         mirror: options.mirror,

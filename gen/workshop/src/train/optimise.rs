@@ -99,9 +99,11 @@ pub struct Schedule {
     pub epochs: u32,
     /// Positions per step.
     pub batch: usize,
-    /// Step size of the first epoch, falling linearly to a tenth by the
-    /// last.
+    /// Step size of the first epoch, falling linearly to `lr_end` of it
+    /// by the last.
     pub lr: f32,
+    /// The last epoch's step size as a share of the first's.
+    pub lr_end: f32,
     /// Threads per batch.
     pub threads: usize,
     /// Seed of the shuffles.
@@ -136,7 +138,7 @@ pub fn train(
         .collect();
     let mut rng = Rng::new(schedule.seed ^ 0x5DEE_CE66_D1CE_5EED);
     for epoch in 0..schedule.epochs {
-        let lr = fit::step_size(schedule.lr, epoch, schedule.epochs);
+        let lr = fit::step_size_falling_to(schedule.lr, schedule.lr_end, epoch, schedule.epochs);
         fit::shuffle(positions, &mut rng);
         // A fresh half each epoch, drawn only for the positions that can
         // be mirrored, so the draws too follow from the seed alone.
