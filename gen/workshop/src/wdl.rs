@@ -181,10 +181,7 @@ pub fn run(options: &Options) -> Result<Fit, DataError> {
     let training: Vec<Sample> = training.into_iter().map(|(_, s)| *s).collect();
     let held_out: Vec<Sample> = held_out.into_iter().map(|(_, s)| *s).collect();
     let in_pawns = fit(&training, options.iterations);
-    let model = WdlModel {
-        a: in_pawns.a.map(|c| c * 100.0),
-        b: in_pawns.b.map(|c| c * 100.0),
-    };
+    let model = scaled(&in_pawns, 100.0);
     Ok(Fit {
         model,
         training: training.len(),
@@ -192,17 +189,17 @@ pub fn run(options: &Options) -> Result<Fit, DataError> {
         skipped,
         training_loss: mean_loss(&in_pawns, &training),
         held_out_loss: mean_loss(&in_pawns, &held_out),
-        built_in_loss: mean_loss(&in_pawns_of(&FITTED), &held_out),
+        built_in_loss: mean_loss(&scaled(&FITTED, 0.01), &held_out),
         calibration: calibration(&in_pawns, &samples),
     })
 }
 
-/// A model in centipawns (as the engine keeps it) in pawns (as it is
-/// fitted).
-fn in_pawns_of(model: &WdlModel) -> WdlModel {
+/// `model` with its scores in another unit: by 100 from pawns (as it is
+/// fitted) to centipawns (as the engine keeps it), by 0.01 back.
+fn scaled(model: &WdlModel, by: f64) -> WdlModel {
     WdlModel {
-        a: model.a.map(|c| c / 100.0),
-        b: model.b.map(|c| c / 100.0),
+        a: model.a.map(|c| c * by),
+        b: model.b.map(|c| c * by),
     }
 }
 
@@ -388,11 +385,12 @@ mod tests {
             b: [0.0, 0.0, 0.2, 0.6],
         };
         let in_centipawns = WdlModel {
-            a: in_pawns.a.map(|c| c * 100.0),
-            b: in_pawns.b.map(|c| c * 100.0),
+            a: [0.0, 0.0, 50.0, 100.0],
+            b: [0.0, 0.0, 20.0, 60.0],
         };
+        assert_eq!(scaled(&in_pawns, 100.0), in_centipawns);
         let samples = samples_from(&in_pawns);
-        let loss = mean_loss(&in_pawns_of(&in_centipawns), &samples);
+        let loss = mean_loss(&scaled(&in_centipawns, 0.01), &samples);
         assert!((loss - mean_loss(&in_pawns, &samples)).abs() < 1e-12);
     }
 
