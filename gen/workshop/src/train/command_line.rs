@@ -34,6 +34,10 @@ positions.
                            e-h mirrored onto them), or 64 for every square a1..h8
                            (no mirroring); separated by commas, spaces or `/`,
                            e.g. \"0 0 1 1/2 2 2 2/3 3 3 3/3 3 3 3/3 3 3 3/3 3 3 3/3 3 3 3/3 3 3 3\"
+  --factorise              with --king-buckets: also train feature weights that
+                           every input bucket shares, added into each bucket's
+                           when the network is written (the buckets then learn
+                           from every position what they have in common)
   --epochs <n>             passes over the data (default 20)
   --batch <n>              positions per Adam step (default 16384)
   --lr <x>                 the first epoch's Adam step size (default 0.001)
@@ -80,6 +84,9 @@ pub struct Options {
     pub buckets: usize,
     /// Input buckets and mirroring by each side's king square.
     pub king_buckets: KingBuckets,
+    /// Whether the input buckets share a factoriser
+    /// ([`super::model::Network::factoriser`]).
+    pub factorise: bool,
     /// Passes over the data.
     pub epochs: u32,
     /// Positions per Adam step.
@@ -136,6 +143,7 @@ impl Options {
             hidden: 128,
             buckets: 1,
             king_buckets: KingBuckets::NONE,
+            factorise: false,
             epochs: 20,
             batch: 16_384,
             lr: 0.001,
@@ -192,6 +200,7 @@ impl Options {
                             reason,
                         })?;
                 }
+                "--factorise" => o.factorise = true,
                 "--epochs" => o.epochs = args.number(flag, 1, 100_000)? as u32,
                 "--batch" => o.batch = args.number(flag, 1, 100_000_000)? as usize,
                 "--lr" => o.lr = args.fraction(flag, 1e-7, 10.0)?,
@@ -218,6 +227,11 @@ impl Options {
         o.out = out.ok_or(ArgError::Missing("--out <file.nnue>"))?;
         if o.data.is_empty() {
             return Err(ArgError::Missing("--data <file>"));
+        }
+        if o.factorise && o.king_buckets.count() < 2 {
+            return Err(ArgError::Missing(
+                "--king-buckets <map> of two buckets or more (--factorise shares weights among them)",
+            ));
         }
         if !o.held_out.is_empty() {
             if share_given {
@@ -330,6 +344,40 @@ mod tests {
             (2, 32, Some(0.01), 16, true)
         );
         assert_eq!(Options::parse(args("--help")), Ok(Parsed::Help));
+    }
+
+    #[test]
+    fn a_factoriser_needs_input_buckets_to_share_it() {
+        assert!(matches!(
+            parse("--data d --out x --factorise"),
+            Err(ArgError::Missing(_))
+        ));
+        assert!(matches!(
+            Options::parse([
+                "--data",
+                "d",
+                "--out",
+                "x",
+                "--factorise",
+                "--king-buckets",
+                "mirror"
+            ]),
+            Err(ArgError::Missing(_))
+        ));
+        let two = "0 0 0 0/1 1 1 1/1 1 1 1/1 1 1 1/1 1 1 1/1 1 1 1/1 1 1 1/1 1 1 1";
+        let o = Options::parse([
+            "--data",
+            "d",
+            "--out",
+            "x",
+            "--king-buckets",
+            two,
+            "--factorise",
+        ])
+        .map(|parsed| parsed.run().expect("not a help request"))
+        .expect("options");
+        assert!(o.factorise);
+        assert!(!parse("--data d --out x").unwrap().factorise);
     }
 
     #[test]

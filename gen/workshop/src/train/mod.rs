@@ -169,6 +169,7 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
         options.hidden,
         options.king_buckets,
         options.buckets,
+        options.factorise,
         options.seed,
     );
     // The held-out loss of a network, when there are held-out positions.
@@ -189,10 +190,10 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
         positions.len(),
         options.hidden,
         options.king_buckets.count(),
-        if options.king_buckets.is_none() {
-            ""
-        } else {
-            " (king map)"
+        match (options.king_buckets.is_none(), options.factorise) {
+            (true, _) => "",
+            (false, false) => " (king map)",
+            (false, true) => " (king map, factorised)",
         },
         options.buckets
     );

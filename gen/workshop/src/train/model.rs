@@ -11,6 +11,14 @@
 //! Only the columns of a position's active features (at most 32 of 768
 //! per side) are read in the forward pass and written in the backward
 //! pass.
+//!
+//! With input buckets the network may train a *factoriser*: one more set
+//! of 768 feature columns that every bucket shares. A feature then adds
+//! its bucket's column and the shared column of the same piece on the same
+//! square, so what the buckets have in common is learnt from every
+//! position and each bucket's own columns learn only how it differs.
+//! [`Network::merged`] folds the shared columns into every bucket's, which
+//! gives the same outputs with the file format's shape.
 
 use kiln::rng::Rng;
 use kiln_format::net::{INPUTS, KingBuckets, output_bucket};
@@ -26,7 +34,11 @@ pub struct Network {
     pub kings: KingBuckets,
     /// Output buckets B.
     pub buckets: usize,
-    /// `[K][768][N]`: feature f's N weights together.
+    /// Whether the network trains a factoriser: columns shared by every
+    /// input bucket, after the buckets' own.
+    pub factoriser: bool,
+    /// `[K][768][N]`: feature f's N weights together; with the
+    /// factoriser, one more `[768][N]` block, the shared columns.
     pub feature_weights: Vec<f32>,
     /// `[N]`.
     pub feature_biases: Vec<f32>,
@@ -45,12 +57,14 @@ fn screlu(x: f32) -> f32 {
 
 impl Network {
     /// All zeros: an empty gradient.
-    pub fn zeros(hidden: usize, kings: KingBuckets, buckets: usize) -> Network {
+    pub fn zeros(hidden: usize, kings: KingBuckets, buckets: usize, factoriser: bool) -> Network {
+        let columns = (kings.count() + usize::from(factoriser)) * INPUTS;
         Network {
             hidden,
             kings,
             buckets,
-            feature_weights: vec![0.0; kings.count() * INPUTS * hidden],
+            factoriser,
+            feature_weights: vec![0.0; columns * hidden],
             feature_biases: vec![0.0; hidden],
             output_weights: vec![0.0; 2 * hidden * buckets],
             output_biases: vec![0.0; buckets],
@@ -60,12 +74,21 @@ impl Network {
     /// Starting weights drawn from `seed`: feature weights uniform in
     /// ±0.1 (an accumulator of some 30 features then starts well inside
     /// the activation's range), output weights uniform in ±1/√(2N), biases
-    /// zero.
-    pub fn random(hidden: usize, kings: KingBuckets, buckets: usize, seed: u64) -> Network {
+    /// zero. With the factoriser only the shared columns are drawn and the
+    /// buckets' own start at zero: the network starts as one without
+    /// input buckets, and the buckets part only as the data asks.
+    pub fn random(
+        hidden: usize,
+        kings: KingBuckets,
+        buckets: usize,
+        factoriser: bool,
+        seed: u64,
+    ) -> Network {
         let mut rng = Rng::new(seed);
         let mut uniform = |range: f64| ((rng.unit() * 2.0 - 1.0) * range) as f32;
-        let mut net = Network::zeros(hidden, kings, buckets);
-        net.feature_weights
+        let mut net = Network::zeros(hidden, kings, buckets, factoriser);
+        let drawn = if factoriser { net.shared_start() } else { 0 };
+        net.feature_weights[drawn..]
             .iter_mut()
             .for_each(|w| *w = uniform(0.1));
         let out = 1.0 / (2.0 * hidden as f64).sqrt();
@@ -73,6 +96,63 @@ impl Network {
             .iter_mut()
             .for_each(|w| *w = uniform(out));
         net
+    }
+
+    /// Where the factoriser's shared columns start in `feature_weights`
+    /// (its length without the factoriser).
+    fn shared_start(&self) -> usize {
+        self.kings.count() * INPUTS * self.hidden
+    }
+
+    /// The same network without the factoriser: its shared columns added
+    /// to every bucket's own. The outputs are the same (to rounding);
+    /// this is the network the file stores.
+    pub fn merged(&self) -> Network {
+        if !self.factoriser {
+            return self.clone();
+        }
+        let (own, shared) = self.feature_weights.split_at(self.shared_start());
+        let feature_weights = own
+            .chunks(shared.len())
+            .flat_map(|bucket| bucket.iter().zip(shared).map(|(w, s)| w + s))
+            .collect();
+        Network {
+            factoriser: false,
+            feature_weights,
+            ..self.clone()
+        }
+    }
+
+    /// Clamps every weight into ±`clip`: the output weights, and the
+    /// feature weights as the file will store them, so that a bucket's own
+    /// weight plus the shared one stays inside too.
+    pub fn clip(&mut self, clip: f32) {
+        self.output_weights
+            .iter_mut()
+            .for_each(|w| *w = w.clamp(-clip, clip));
+        let start = self.shared_start();
+        let (own, shared) = self.feature_weights.split_at_mut(start);
+        if self.factoriser {
+            shared.iter_mut().for_each(|s| *s = s.clamp(-clip, clip));
+            for bucket in own.chunks_mut(shared.len()) {
+                for (w, s) in bucket.iter_mut().zip(shared.iter()) {
+                    *w = w.clamp(-clip - s, clip - s);
+                }
+            }
+        } else {
+            own.iter_mut().for_each(|w| *w = w.clamp(-clip, clip));
+        }
+    }
+
+    /// The columns of the active feature `f`: its own, and with the
+    /// factoriser the shared column of the same piece on the same square.
+    #[inline(always)]
+    fn columns(&self, f: u16) -> (usize, Option<usize>) {
+        let f = usize::from(f);
+        let shared = self
+            .factoriser
+            .then(|| self.shared_start() + (f % INPUTS) * self.hidden);
+        (f * self.hidden, shared)
     }
 
     /// Every parameter, in a fixed order: feature weights, feature
@@ -120,9 +200,12 @@ impl Network {
         for (half, features) in [(acc_us, us), (acc_them, them)] {
             half.copy_from_slice(&self.feature_biases);
             for &f in features {
-                let column = &self.feature_weights[usize::from(f) * n..][..n];
-                for (a, w) in half.iter_mut().zip(column) {
-                    *a += w;
+                let (own, shared) = self.columns(f);
+                for start in std::iter::once(own).chain(shared) {
+                    let column = &self.feature_weights[start..][..n];
+                    for (a, w) in half.iter_mut().zip(column) {
+                        *a += w;
+                    }
                 }
             }
         }
@@ -176,9 +259,12 @@ impl Network {
                 *g += dl;
             }
             for &f in features {
-                let column = &mut grad.feature_weights[usize::from(f) * n..][..n];
-                for (g, dl) in column.iter_mut().zip(delta) {
-                    *g += dl;
+                let (own, shared) = self.columns(f);
+                for start in std::iter::once(own).chain(shared) {
+                    let column = &mut grad.feature_weights[start..][..n];
+                    for (g, dl) in column.iter_mut().zip(delta) {
+                        *g += dl;
+                    }
                 }
             }
         }
@@ -205,9 +291,93 @@ mod tests {
         gradient_check(31);
     }
 
+    /// The same with two input buckets and a factoriser: the shared
+    /// columns' gradient is checked with the buckets'.
+    #[test]
+    fn factorised_gradient_matches_finite_differences() {
+        gradient_check_under(8, two_buckets(), true);
+    }
+
+    /// A king map of two buckets: the king on the first rank, or not.
+    fn two_buckets() -> KingBuckets {
+        let mut halves = [1u8; 32];
+        halves[..4].fill(0);
+        KingBuckets::mirrored_halves(&halves).expect("a king map")
+    }
+
     fn gradient_check(buckets: usize) {
+        gradient_check_under(buckets, KingBuckets::NONE, false);
+    }
+
+    /// Fixed weights drawn for a test: the factoriser's buckets too (the
+    /// training start leaves them at zero).
+    fn test_network(
+        hidden: usize,
+        kings: KingBuckets,
+        buckets: usize,
+        factoriser: bool,
+    ) -> Network {
+        let mut net = Network::random(hidden, kings, buckets, factoriser, 7);
+        let mut rng = Rng::new(8);
+        net.feature_weights
+            .iter_mut()
+            .filter(|w| **w == 0.0)
+            .for_each(|w| *w = ((rng.unit() * 2.0 - 1.0) * 0.05) as f32);
+        net
+    }
+
+    /// Folding the shared columns into the buckets' leaves every output
+    /// as it was, and clipping keeps the folded weights in range.
+    #[test]
+    fn the_merged_network_gives_the_factorised_ones_outputs() {
         let hidden = 16;
-        let mut net = Network::random(hidden, KingBuckets::NONE, buckets, 7);
+        let mut net = test_network(hidden, two_buckets(), 4, true);
+        net.feature_biases.iter_mut().for_each(|b| *b = 0.3);
+        let merged = net.merged();
+        assert!(!merged.factoriser);
+        assert_eq!(merged.feature_weights.len(), 2 * INPUTS * hidden);
+        // Features of the second bucket (768..1536) and of the first.
+        let positions: [(&[u16], &[u16]); 2] = [
+            (&[768 + 4, 768 + 100, 768 + 383], &[388, 10, 700]),
+            (&[60, 420], &[768 + 3, 768 + 444]),
+        ];
+        let mut acc = vec![0.0; 2 * hidden];
+        for (us, them) in positions {
+            let (a, b) = (
+                net.forward(us, them, &mut acc),
+                merged.forward(us, them, &mut acc),
+            );
+            assert!((a - b).abs() < 1e-5, "{a} against {b}");
+        }
+        let plain = Network::random(hidden, KingBuckets::NONE, 4, false, 7);
+        assert_eq!(plain.merged(), plain);
+
+        let mut wide = net.clone();
+        wide.feature_weights.iter_mut().for_each(|w| *w *= 100.0);
+        wide.clip(1.5);
+        let folded = wide.merged();
+        assert!(folded.feature_weights.iter().all(|w| w.abs() <= 1.5 + 1e-6));
+        assert!(wide.feature_weights.iter().any(|w| w.abs() > 1.0));
+    }
+
+    /// With the factoriser the network starts as one without input
+    /// buckets: every bucket's own columns are zero.
+    #[test]
+    fn a_factorised_network_starts_with_its_buckets_alike() {
+        let net = Network::random(16, two_buckets(), 1, true, 3);
+        let own = 2 * INPUTS * 16;
+        assert!(net.feature_weights[..own].iter().all(|&w| w == 0.0));
+        assert!(net.feature_weights[own..].iter().all(|&w| w != 0.0));
+        let merged = net.merged();
+        assert_eq!(
+            merged.feature_weights[..INPUTS * 16],
+            merged.feature_weights[INPUTS * 16..]
+        );
+    }
+
+    fn gradient_check_under(buckets: usize, kings: KingBuckets, factoriser: bool) {
+        let hidden = 16;
+        let mut net = test_network(hidden, kings, buckets, factoriser);
         // Biases that put most neurons inside (0, 1), where the gradient
         // is not zero.
         net.feature_biases
@@ -215,8 +385,15 @@ mod tests {
             .enumerate()
             .for_each(|(i, b)| *b = 0.3 + 0.02 * i as f32);
         net.output_biases.iter_mut().for_each(|b| *b = 0.1);
+        // With two input buckets, the first position's side to move sees
+        // its king in the second bucket (features 768..1536).
+        let second = if kings.count() > 1 { 768 } else { 0 };
         let positions: [(&[u16], &[u16], f32); 2] = [
-            (&[4, 100, 383, 500], &[388, 10, 700], 0.8),
+            (
+                &[4 + second, 100 + second, 383 + second, 500 + second],
+                &[388, 10, 700],
+                0.8,
+            ),
             (&[60, 420], &[3, 444, 767], 0.1),
         ];
         let total = |net: &Network| {
@@ -226,7 +403,7 @@ mod tests {
                 .map(|&(us, them, t)| loss(net.forward(us, them, &mut acc), t).0)
                 .sum::<f64>()
         };
-        let mut grad = Network::zeros(hidden, KingBuckets::NONE, buckets);
+        let mut grad = Network::zeros(hidden, kings, buckets, factoriser);
         let mut acc = vec![0.0; 2 * hidden];
         for &(us, them, t) in &positions {
             let raw = net.forward(us, them, &mut acc);
@@ -238,6 +415,22 @@ mod tests {
         let mut indices: Vec<(usize, usize)> = Vec::new();
         for f in [4usize, 100, 388, 767, 5, 200] {
             indices.extend((0..hidden).step_by(3).map(|i| (0, f * hidden + i)));
+        }
+        if kings.count() > 1 {
+            // The second bucket's columns, and the shared ones.
+            for f in [768 + 4usize, 768 + 100, 768 + 5] {
+                indices.extend((0..hidden).step_by(3).map(|i| (0, f * hidden + i)));
+            }
+        }
+        if factoriser {
+            let shared = kings.count() * INPUTS;
+            for f in [4usize, 100, 388, 767, 5] {
+                indices.extend(
+                    (0..hidden)
+                        .step_by(3)
+                        .map(|i| (0, (shared + f) * hidden + i)),
+                );
+            }
         }
         indices.extend((0..hidden).map(|i| (1, i)));
         indices.extend((0..2 * hidden * buckets).map(|i| (2, i)));

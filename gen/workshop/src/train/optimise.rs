@@ -134,7 +134,7 @@ pub fn train(
     let mut optimisers = net.parts().map(|part| Adam::<f32>::new(part.len()));
     let threads = schedule.threads.max(1);
     let mut grads: Vec<Network> = (0..threads)
-        .map(|_| Network::zeros(net.hidden, net.kings, net.buckets))
+        .map(|_| Network::zeros(net.hidden, net.kings, net.buckets, net.factoriser))
         .collect();
     let mut rng = Rng::new(schedule.seed ^ 0x5DEE_CE66_D1CE_5EED);
     for epoch in 0..schedule.epochs {
@@ -172,14 +172,11 @@ pub fn train(
             }
             loss_sum += losses.iter().sum::<f64>();
             let inv = 1.0 / batch.len() as f32;
-            let clips = [Some(WEIGHT_CLIP), None, Some(WEIGHT_CLIP), None];
             let parts = net.parts_mut().into_iter().zip(first[0].parts());
-            for ((w, g), (optimiser, clip)) in parts.zip(optimisers.iter_mut().zip(clips)) {
+            for ((w, g), optimiser) in parts.zip(optimisers.iter_mut()) {
                 optimiser.step(lr, w, |i, _| Some(g[i] * inv));
-                if let Some(clip) = clip {
-                    w.iter_mut().for_each(|w| *w = w.clamp(-clip, clip));
-                }
             }
+            net.clip(WEIGHT_CLIP);
             done += batch.len() as u64;
             batch_done(done);
         }

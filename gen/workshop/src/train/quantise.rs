@@ -20,8 +20,11 @@ fn to_i16(x: f32, scale: i32) -> i16 {
 }
 
 /// The network's weights in integers: feature weights and biases times
-/// QA, output weights times QB, the output biases times QA·QB.
+/// QA, output weights times QB, the output biases times QA·QB. A
+/// factoriser's shared columns are folded into every bucket's first
+/// ([`Network::merged`]).
 pub fn quantise(net: &Network) -> NetWeights {
+    let net = &net.merged();
     NetWeights {
         feature_weights: net.feature_weights.iter().map(|&w| to_i16(w, QA)).collect(),
         feature_biases: net.feature_biases.iter().map(|&w| to_i16(w, QA)).collect(),
@@ -86,7 +89,7 @@ mod tests {
         let mut halves = [1u8; 32];
         halves[..4].copy_from_slice(&[0; 4]);
         let kings = KingBuckets::mirrored_halves(&halves).expect("a king map");
-        let mut net = Network::random(hidden, kings, buckets, 11);
+        let mut net = Network::random(hidden, kings, buckets, false, 11);
         for w in net
             .feature_weights
             .iter_mut()
