@@ -43,6 +43,9 @@ positions.
   --lr <x>                 the first epoch's Adam step size (default 0.001)
   --lr-end <x>             the last epoch's, as a share of --lr (default 0.1);
                            the step size falls linearly in between
+  --weight-decay <x>       decoupled weight decay (AdamW), 0-100 (default 0):
+                           each step shrinks every weight (not the biases) by
+                           the share step size x this
   --lambda <x>             weight of the game result against the score, 0-1 (default 0.5)
   --k <x>                  logistic scale per centipawn (default: fitted to the
                            data's own search scores against its game results)
@@ -96,6 +99,8 @@ pub struct Options {
     pub lr: f64,
     /// The last epoch's step size as a share of the first's.
     pub lr_end: f64,
+    /// Decoupled weight decay ([`super::optimise::Schedule::weight_decay`]).
+    pub weight_decay: f64,
     /// Weight of the game result in the target (1 = result only, 0 = the
     /// search score only), as in `kiln-workshop tune`.
     pub lambda: f64,
@@ -148,6 +153,7 @@ impl Options {
             batch: 16_384,
             lr: 0.001,
             lr_end: 0.1,
+            weight_decay: 0.0,
             lambda: 0.5,
             k: None,
             scale: 400,
@@ -205,6 +211,7 @@ impl Options {
                 "--batch" => o.batch = args.number(flag, 1, 100_000_000)? as usize,
                 "--lr" => o.lr = args.fraction(flag, 1e-7, 10.0)?,
                 "--lr-end" => o.lr_end = args.fraction(flag, 1e-6, 1.0)?,
+                "--weight-decay" => o.weight_decay = args.fraction(flag, 0.0, 100.0)?,
                 "--lambda" => o.lambda = args.fraction(flag, 0.0, 1.0)?,
                 "--k" => o.k = Some(args.fraction(flag, 1e-5, 1.0)?),
                 "--scale" => o.scale = args.number(flag, 1, 10_000)? as u32,
@@ -402,6 +409,7 @@ mod tests {
         assert_eq!(real("--batch"), Some(o.batch as f64));
         assert_eq!(real("--lr"), Some(o.lr));
         assert_eq!(real("--lr-end"), Some(o.lr_end));
+        assert_eq!(real("--weight-decay"), Some(o.weight_decay));
         assert_eq!(real("--lambda"), Some(o.lambda));
         assert_eq!(real("--scale"), Some(f64::from(o.scale)));
         assert_eq!(real("--holdout"), Some(o.holdout));

@@ -111,6 +111,9 @@ pub struct Schedule {
     /// Each epoch, mirror a random half of the mirrorable positions left
     /// to right ([`Position::set_mirrored`]).
     pub mirror: bool,
+    /// Decoupled weight decay (AdamW): after each step every weight (not
+    /// the biases) shrinks by the share `step size × weight_decay`.
+    pub weight_decay: f32,
 }
 
 /// After each epoch: its number (from 1), the mean loss of its batches
@@ -175,6 +178,12 @@ pub fn train(
             let parts = net.parts_mut().into_iter().zip(first[0].parts());
             for ((w, g), optimiser) in parts.zip(optimisers.iter_mut()) {
                 optimiser.step(lr, w, |i, _| Some(g[i] * inv));
+            }
+            if schedule.weight_decay > 0.0 {
+                let keep = 1.0 - lr * schedule.weight_decay;
+                for weights in [&mut net.feature_weights, &mut net.output_weights] {
+                    weights.iter_mut().for_each(|w| *w *= keep);
+                }
             }
             net.clip(WEIGHT_CLIP);
             done += batch.len() as u64;
