@@ -414,23 +414,7 @@ mod tests {
         let (data, held, out) = (path("data.bin"), path("held.bin"), path("net.nnue"));
         synthetic_data(&data, 40);
         synthetic_data(&held, 10);
-        let train = |extra: &[&str]| {
-            let mut args = vec![
-                "--out",
-                &out,
-                "--hidden",
-                "16",
-                "--epochs",
-                "2",
-                "--batch",
-                "256",
-                "--threads",
-                "1",
-            ];
-            args.extend_from_slice(extra);
-            let options = Options::parse(args.iter().copied()).unwrap().run().unwrap();
-            run(&options).unwrap()
-        };
+        let train = |extra: &[&str]| tiny_run(&out, extra);
         let apart = train(&["--data", &data, "--held-out", &held]);
         let total = apart.training + apart.held_out;
         assert!(apart.training > 0 && apart.held_out > 0, "{apart:?}");
@@ -441,10 +425,6 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// A tiny run lowers the held-out loss (the target mostly the
-    /// material score, which the features can express: random games'
-    /// results alone are memorised, not learnt, from so few games), writes a file that the format's
-    /// parser accepts, and is the same again from the same seed.
     /// `--weight-decay` pulls the weights towards zero: the same run with
     /// it writes smaller feature and output weights.
     #[test]
@@ -456,28 +436,10 @@ mod tests {
         let size = |decay: &str| {
             let out = dir.join(format!("net-{decay}.nnue"));
             let out = out.to_str().unwrap();
-            let options = Options::parse([
-                "--data",
-                &data,
-                "--out",
+            tiny_run(
                 out,
-                "--hidden",
-                "16",
-                "--epochs",
-                "2",
-                "--batch",
-                "256",
-                "--lr",
-                "0.005",
-                "--threads",
-                "1",
-                "--weight-decay",
-                decay,
-            ])
-            .unwrap()
-            .run()
-            .unwrap();
-            run(&options).unwrap();
+                &["--data", &data, "--lr", "0.005", "--weight-decay", decay],
+            );
             let (_, weights, _) = net_file::read(&std::fs::read(out).unwrap()).unwrap();
             let total = |w: &[i16]| w.iter().map(|&w| f64::from(w).abs()).sum::<f64>();
             (
@@ -491,6 +453,31 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// Trains a 16-neuron network for two epochs of 256-position batches
+    /// on one thread into `out`, with the options `extra` (the data among
+    /// them).
+    fn tiny_run(out: &str, extra: &[&str]) -> Summary {
+        let mut args = vec![
+            "--out",
+            out,
+            "--hidden",
+            "16",
+            "--epochs",
+            "2",
+            "--batch",
+            "256",
+            "--threads",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        let options = Options::parse(args.iter().copied()).unwrap().run().unwrap();
+        run(&options).unwrap()
+    }
+
+    /// A tiny run lowers the held-out loss (the target mostly the
+    /// material score, which the features can express: random games'
+    /// results alone are memorised, not learnt, from so few games), writes a file that the format's
+    /// parser accepts, and is the same again from the same seed.
     #[test]
     fn a_tiny_run_learns_and_writes_a_network() {
         let dir = std::env::temp_dir().join(format!("kiln-train-{}", std::process::id()));
