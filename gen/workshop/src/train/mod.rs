@@ -1,5 +1,7 @@
 //! `kiln-workshop train`: trains the engine's NNUE evaluation, a
-//! (768 → N)×2 → 1 network with squared clipped ReLU, on the CPU.
+//! (768 → N)×2 → 1 network with squared clipped ReLU, on the CPU; with
+//! input buckets, one set of 768 features per bucket of each side's king
+//! square, optionally with a factoriser ([`model`]).
 //!
 //! The data is `kiln-workshop datagen` output ([`data`]): game files,
 //! whose positions are chosen as they are read (the load filter,
@@ -7,16 +9,16 @@
 //! `--keep-noisy`, `--max-score`, `--min-men`), or files of positions,
 //! minus the positions `kiln-workshop tune` skips too. The positions are
 //! kept packed in memory, 32 bytes each (6.4 GB for 200 million), not
-//! streamed: every epoch shuffles them all ([`data`] has the arithmetic). The network ([`model`]) sees
-//! the board from both sides through `eval::nnue::features`, the side to
-//! move's accumulator first. Its output times `--scale` is a score in
+//! streamed: every epoch shuffles them all ([`data`] has the arithmetic).
+//! The network ([`model`]) sees the board from both sides through
+//! `eval::nnue::features`, the side to move's accumulator first. Its output times `--scale` is a score in
 //! centipawns, turned into an expected result by `sigmoid(K · cp)`, with
 //! `K` fitted to the data's own search scores against its game results
 //! ([`data::fit_k`]): the network's centipawns then mean what the search's
 //! mean. The target blends the game result with the search score, both
 //! from the side to move's view, by `--lambda` as in `kiln-workshop tune`;
 //! the loss is their mean squared error, minimised by Adam over minibatches
-//! ([`optimise`]) with the weights clipped so that they quantise into
+//! ([`optimise`]; `--weight-decay` makes it AdamW) with the weights clipped so that they quantise into
 //! 16 bits. The last `--holdout` of the positions are kept out of the fit
 //! and their loss printed after each epoch (and written as JSON lines with
 //! `--losses`, [`crate::fit::EpochLoss`]). The result is quantised
