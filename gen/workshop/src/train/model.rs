@@ -144,15 +144,16 @@ impl Network {
         }
     }
 
-    /// The columns of the active feature `f`: its own, and with the
-    /// factoriser the shared column of the same piece on the same square.
+    /// Where the columns of the active feature `f` start: its own, and
+    /// with the factoriser the shared column of the same piece on the same
+    /// square.
     #[inline(always)]
-    fn columns(&self, f: u16) -> (usize, Option<usize>) {
+    fn columns(&self, f: u16) -> impl Iterator<Item = usize> {
         let f = usize::from(f);
         let shared = self
             .factoriser
             .then(|| self.shared_start() + (f % INPUTS) * self.hidden);
-        (f * self.hidden, shared)
+        std::iter::once(f * self.hidden).chain(shared)
     }
 
     /// Every parameter, in a fixed order: feature weights, feature
@@ -200,8 +201,7 @@ impl Network {
         for (half, features) in [(acc_us, us), (acc_them, them)] {
             half.copy_from_slice(&self.feature_biases);
             for &f in features {
-                let (own, shared) = self.columns(f);
-                for start in std::iter::once(own).chain(shared) {
+                for start in self.columns(f) {
                     let column = &self.feature_weights[start..][..n];
                     for (a, w) in half.iter_mut().zip(column) {
                         *a += w;
@@ -259,8 +259,7 @@ impl Network {
                 *g += dl;
             }
             for &f in features {
-                let (own, shared) = self.columns(f);
-                for start in std::iter::once(own).chain(shared) {
+                for start in self.columns(f) {
                     let column = &mut grad.feature_weights[start..][..n];
                     for (g, dl) in column.iter_mut().zip(delta) {
                         *g += dl;
