@@ -22,7 +22,7 @@ positions to train on is decided when the file is read.
   --positions <n>          stop once the file holds n positions (plies)
   --seed <n>               the shard: the seed of every random choice (default 1)
   --threads <n>            games played at once, one thread each (default 1)
-  --nodes <n>              soft node limit a move (default 5000)
+  --nodes <n>              soft node limit a move (default 2500)
   --hard-nodes <n>         hard node limit a move (default 8 x --nodes)
   --openings <epd>         start from random lines of this file (default: the start position)
   --dfrc                   start from double Fischer random positions
@@ -79,6 +79,12 @@ bytes. Not with --dfrc.
 
 Whole numbers and seeds are decimal or 0x hex; options also take
 --option=value.";
+
+/// The soft node limit a move unless `--nodes` says otherwise. At equal
+/// positions 2,500-node games trained networks as strong as 5,000-node
+/// ones, and they come twice as fast (docs/strength-log.md, "Nodes a move
+/// for self-play data").
+pub const DEFAULT_NODES: u64 = 2500;
 
 /// The hard node limit a move is this many times the soft one unless
 /// `--hard-nodes` says otherwise: iterations roughly double in nodes, so
@@ -139,7 +145,7 @@ impl Options {
             positions: None,
             seed: 1,
             threads: 1,
-            nodes: 5000,
+            nodes: DEFAULT_NODES,
             hard_nodes: None,
             openings: None,
             dfrc: false,
@@ -224,6 +230,13 @@ mod tests {
 
     fn parse(text: &str) -> Result<Options, ArgError> {
         Options::parse(args(text)).map(|parsed| parsed.run().expect("not a help request"))
+    }
+
+    #[test]
+    fn the_usage_text_gives_the_default_node_limit() {
+        let o = parse("--out x --games 1").unwrap();
+        assert_eq!(o.nodes, DEFAULT_NODES);
+        assert!(USAGE.contains(&format!("soft node limit a move (default {DEFAULT_NODES})")));
     }
 
     #[test]
