@@ -11,20 +11,20 @@
 //! kept packed in memory, 32 bytes each (6.4 GB for 200 million), not
 //! streamed: every epoch shuffles them all ([`data`] has the arithmetic).
 //! The network ([`model`]) sees the board from both sides through
-//! `eval::nnue::features`, the side to move's accumulator first. Its
-//! output times `--scale` is a score in centipawns, turned into an expected result by `sigmoid(K · cp)`, with
-//! `K` fitted to the data's own search scores against its game results
-//! ([`data::fit_k`]): the network's centipawns then mean what the search's
-//! mean. The target blends the game result with the search score, both
-//! from the side to move's view, by `--lambda` as in `kiln-workshop tune`;
-//! the loss is their mean squared error, minimised by Adam over minibatches
-//! ([`optimise`]; `--weight-decay` makes it AdamW) with the weights
-//! clipped so that they quantise into 16 bits. The last `--holdout` of the positions are kept out of the fit
-//! and their loss printed after each epoch (and written as JSON lines with
-//! `--losses`, [`crate::fit::EpochLoss`]). The result is quantised
-//! ([`quantise`]) and written in `kiln_format::net`'s format; the integer
-//! evaluation of the file is then compared with the float network's on
-//! held-out positions.
+//! `eval::nnue::features`, the side to move's accumulator first. Its output
+//! times `--scale` is a score in centipawns, turned into an expected result
+//! by `sigmoid(K · cp)`, with `K` fitted to the data's own search scores
+//! against its game results ([`data::fit_k`]): the network's centipawns then
+//! mean what the search's mean. The target blends the game result with the
+//! search score, both from the side to move's view, by `--lambda` as in
+//! `kiln-workshop tune`; the loss is their mean squared error, minimised by
+//! Adam over minibatches ([`optimise`]; `--weight-decay` makes it AdamW)
+//! with the weights clipped so that they quantise into 16 bits. The last
+//! `--holdout` of the positions are kept out of the fit and their loss
+//! printed after each epoch (and written as JSON lines with `--losses`,
+//! [`crate::fit::EpochLoss`]). The result is quantised ([`quantise`]) and
+//! written in `kiln_format::net`'s format; the integer evaluation of the
+//! file is then compared with the float network's on held-out positions.
 //!
 //! The sigmoid, the fit of `K`, Adam and its step schedule are the
 //! tuner's too ([`crate::fit`]).
