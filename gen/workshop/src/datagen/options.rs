@@ -22,7 +22,7 @@ positions to train on is decided when the file is read.
   --positions <n>          stop once the file holds n positions (plies)
   --seed <n>               the shard: the seed of every random choice (default 1)
   --threads <n>            games played at once, one thread each (default 1)
-  --nodes <n>              soft node limit a move (default 2500)
+  --nodes <n>              soft node limit a move (default 1250)
   --hard-nodes <n>         hard node limit a move (default 8 x --nodes)
   --openings <epd>         start from random lines of this file (default: the start position)
   --dfrc                   start from double Fischer random positions
@@ -81,10 +81,10 @@ Whole numbers and seeds are decimal or 0x hex; options also take
 --option=value.";
 
 /// The soft node limit a move unless `--nodes` says otherwise. At equal
-/// positions 2,500-node games trained networks as strong as 5,000-node
-/// ones, and they come twice as fast (docs/strength-log.md, "Nodes a move
-/// for self-play data").
-pub const DEFAULT_NODES: u64 = 2500;
+/// positions 1,250-node games trained networks level with 2,500-node ones
+/// (and those with 5,000-node ones), and they come 2.2 times as fast
+/// (docs/strength-log.md, "Nodes a move for self-play data").
+pub const DEFAULT_NODES: u64 = 1250;
 
 /// The hard node limit a move is this many times the soft one unless
 /// `--hard-nodes` says otherwise: iterations roughly double in nodes, so
