@@ -34,16 +34,17 @@ const MATES: [(&str, i32, &str); 4] = [
     ),
 ];
 
-/// Nominal depth for a mate in `moves`: the mate's own plies plus four.
+/// Nominal depth for a mate in `moves`: the mate's own plies plus five.
 /// Late-move reductions also shorten quiet checking moves (by one ply less
 /// than other quiet moves), so a sacrificial mate that the move ordering
 /// puts late can need a few plies beyond its length: the mate in 3 below
-/// (f8c5, a quiet bishop sacrifice) was found at depth 6 by 55104ce and at
-/// depth 9 after the fifth evaluation batch reordered the root moves. What
-/// this test guards is that the mate is found with its exact score and the
-/// right first move.
+/// (f8c5, a quiet bishop sacrifice) was found at depth 6 by 55104ce, at
+/// depth 9 after the fifth evaluation batch reordered the root moves, and
+/// at depth 11 with the 6606-256 network, which scores the sacrifice
+/// lower until the mate is seen. What this test guards is that the mate
+/// is found with its exact score and the right first move.
 fn mate_depth(moves: i32) -> i32 {
-    2 * moves + 4
+    2 * moves + 5
 }
 
 #[test]
