@@ -341,7 +341,15 @@ const fn layout(map_bytes: usize, input_buckets: usize, hidden: usize, buckets: 
 
 /// 64-bit FNV-1a of `bytes`: the checksum and fingerprint of a network.
 pub const fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    fnv1a64_continue(FNV1A64_START, bytes)
+}
+
+/// FNV-1a's 64-bit offset basis: the hash of no bytes.
+pub const FNV1A64_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// 64-bit FNV-1a continued over `bytes` from `hash` (the hash of the bytes
+/// before them, or [`FNV1A64_START`]): a hash fed piece by piece.
+pub const fn fnv1a64_continue(mut hash: u64, bytes: &[u8]) -> u64 {
     let mut i = 0;
     while i < bytes.len() {
         hash ^= bytes[i] as u64;

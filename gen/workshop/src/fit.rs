@@ -177,6 +177,22 @@ impl<F: Float> Adam<F> {
         }
     }
 
+    /// An optimiser resumed from what [`Adam::state`] gave: `None` when
+    /// the two moment estimates differ in length.
+    pub fn from_state(first: Vec<F>, second: Vec<F>, steps: i32) -> Option<Adam<F>> {
+        (first.len() == second.len()).then_some(Adam {
+            first,
+            second,
+            steps,
+        })
+    }
+
+    /// The first and second moment estimates and the steps taken: all a
+    /// run needs to go on where this optimiser stands.
+    pub fn state(&self) -> (&[F], &[F], i32) {
+        (&self.first, &self.second, self.steps)
+    }
+
     /// How many parameters this optimiser moves.
     pub fn len(&self) -> usize {
         self.first.len()

@@ -68,8 +68,12 @@ on (files of positions are read whole):
     crate::positions::load_filter_usage!(),
     "
 The positions are kept in memory, 32 bytes each (200 million: 6.4 GB). A
-run is reproducible from its seed and thread count. Whole numbers and seeds
-are decimal or 0x hex; options also take --option=value."
+run is reproducible from its seed and thread count. After each epoch the
+run's state is kept in <out>.checkpoint: a run killed part-way goes on
+from its last finished epoch when the same command is given again (and
+writes the same network as a run never stopped); the file is removed once
+the network is written. Whole numbers and seeds are decimal or 0x hex;
+options also take --option=value."
 );
 
 /// Training settings; see [`USAGE`].

@@ -101,6 +101,11 @@ impl Position {
         (self.packed.0[FLAGS] & HAS_SCORE != 0).then(|| f32::from(self.packed.white_score()))
     }
 
+    /// The position's 32 bytes as the trainer holds them.
+    pub fn bytes(&self) -> &[u8; POSITION_BYTES] {
+        &self.packed.0
+    }
+
     /// Whether the position may be mirrored left to right: neither side
     /// has a castling right, which is the only thing in chess that tells
     /// the a-file from the h-file.

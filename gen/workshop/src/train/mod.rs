@@ -29,6 +29,7 @@
 //! The sigmoid, the fit of `K`, Adam and its step schedule are the
 //! tuner's too ([`crate::fit`]).
 
+pub mod checkpoint;
 pub mod command_line;
 pub mod data;
 pub mod model;
@@ -38,17 +39,19 @@ pub mod quantise;
 pub use command_line::{Options, USAGE};
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 use super::progress::Progress;
 use super::trace::BuiltParamsError;
 use crate::fit::{self, EpochLoss, LossLog};
 use crate::positions::DataError;
+use checkpoint::{Checkpoint, CheckpointError, Identity};
 use data::{MAX_ACTIVE, Position};
 use kiln_format::net::{self as net_file, NetHeader, WriteError};
 use kiln_format::{FileAction, FileError};
 use model::Network;
-use optimise::{Objective, Schedule};
+use optimise::{Objective, RunState, Schedule};
 
 /// Held-out positions on which the quantised network is compared with the
 /// float one.
@@ -70,6 +73,8 @@ pub enum TrainError {
     Write(WriteError),
     /// The network could not be written.
     File(FileError),
+    /// The run's checkpoint cannot be read, or belongs to another run.
+    Checkpoint(CheckpointError),
 }
 
 impl fmt::Display for TrainError {
@@ -87,6 +92,7 @@ impl fmt::Display for TrainError {
             ),
             TrainError::Write(error) => write!(f, "cannot encode the network: {error}"),
             TrainError::File(error) => error.fmt(f),
+            TrainError::Checkpoint(error) => error.fmt(f),
         }
     }
 }
@@ -98,6 +104,7 @@ impl std::error::Error for TrainError {
             TrainError::BuiltParams(error) => Some(error),
             TrainError::Write(error) => Some(error),
             TrainError::File(error) => Some(error),
+            TrainError::Checkpoint(error) => Some(error),
             TrainError::NoPositions | TrainError::NoScores => None,
         }
     }
@@ -133,13 +140,91 @@ pub struct Summary {
     pub fingerprint: u64,
 }
 
-/// Runs `kiln-workshop train`.
+/// Runs `kiln-workshop train`: trains (going on from `<out>.checkpoint`
+/// where an earlier run of the same command left one), writes the
+/// network, and removes the checkpoint.
 pub fn run(options: &Options) -> Result<Summary, TrainError> {
     // Created before the long load, so that a path that cannot be written
     // fails at once. The records start at epoch 1: an epoch's training
     // loss is the mean of its batches' losses as they are met, which has
     // no value before the first batch.
     let mut losses = LossLog::create(options.losses.as_deref()).map_err(TrainError::File)?;
+    let trained = train_network(options, &mut losses, None)?;
+    let Trained {
+        net,
+        training,
+        holdout,
+        k,
+        held_out_loss,
+        training_loss,
+        hand_written,
+    } = trained;
+    let held = holdout.len();
+
+    let (header, weights, size, fingerprint) = write_network(options, &net, training.len() + held)?;
+    // The network is written: the run is over and its checkpoint goes.
+    let checkpoint_path = checkpoint::path_for(&options.out);
+    if let Err(error) = std::fs::remove_file(&checkpoint_path)
+        && error.kind() != std::io::ErrorKind::NotFound
+    {
+        eprintln!(
+            "train: cannot remove '{}' ({error}); delete it before training another network \
+             to the same file",
+            checkpoint_path.display()
+        );
+    }
+
+    // The quantised network against the float one.
+    let check = if holdout.is_empty() {
+        &training
+    } else {
+        &holdout
+    };
+    let check = &check[..check.len().min(CHECK_POSITIONS)];
+    let quantisation_error = quantisation_error(&net, &header, &weights, check);
+    println!(
+        "wrote {} ({} bytes, fingerprint {fingerprint:016x}); quantised vs float: mean |difference| {quantisation_error:.3} cp over {} positions",
+        options.out,
+        size,
+        check.len()
+    );
+    // A failed write of the losses is reported only now: the network,
+    // which the run was for, is written all the same.
+    losses.finish().map_err(TrainError::File)?;
+    Ok(Summary {
+        training: training.len(),
+        held_out: held,
+        k,
+        held_out_loss,
+        training_loss,
+        hand_written_loss: hand_written,
+        quantisation_error,
+        fingerprint,
+    })
+}
+
+/// The float network at the end of a run's training, with what it was
+/// trained and measured on.
+struct Trained {
+    net: Network,
+    training: Vec<Position>,
+    holdout: Vec<Position>,
+    k: f64,
+    /// The held-out loss before training, then after each epoch.
+    held_out_loss: Vec<f64>,
+    training_loss: Vec<f64>,
+    hand_written: Option<f64>,
+}
+
+/// Loads the data and trains the network, from the run's checkpoint if
+/// it has one, writing the checkpoint after every epoch; with
+/// `stop_after`, stops after that epoch as a killed run would (for the
+/// tests of resuming).
+fn train_network(
+    options: &Options,
+    losses: &mut LossLog,
+    stop_after: Option<u32>,
+) -> Result<Trained, TrainError> {
     let loaded = data::load(&options.data, &options.filter)?;
     let mut positions = loaded.positions;
     if positions.is_empty() {
@@ -205,14 +290,62 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
     if let Some(loss) = held_out_loss.first() {
         println!("epoch 0 held-out {loss:.6}");
     }
-    let mut training_loss = Vec::new();
+
+    // Where an earlier run of the same command stopped, if one did.
+    let identity = Identity::new(settings(options, k), &positions, &holdout);
+    let checkpoint_path = checkpoint::path_for(&options.out);
+    let mut state = RunState::start(&net);
+    let mut epochs: Vec<EpochLoss> = Vec::new();
+    if let Some(saved) =
+        Checkpoint::load(&checkpoint_path, &identity).map_err(TrainError::Checkpoint)?
+    {
+        let corrupt = |why: &str| {
+            TrainError::Checkpoint(CheckpointError::Corrupt {
+                path: checkpoint_path.clone(),
+                why: why.into(),
+            })
+        };
+        if saved.epochs.len() > options.epochs as usize
+            || saved.optimisers.len() != state.optimisers.len()
+        {
+            return Err(corrupt("more epochs or parts than this run has"));
+        }
+        saved
+            .restore_into(&mut net)
+            .ok_or_else(|| corrupt("its network is not this run's shape"))?;
+        println!(
+            "resuming from '{}': {} of {} epochs done",
+            checkpoint_path.display(),
+            saved.epochs.len(),
+            options.epochs
+        );
+        for epoch in &saved.epochs {
+            let h = epoch
+                .held_out
+                .map_or(String::new(), |h| format!(" held-out {h:.6}"));
+            println!(
+                "epoch {} loss {:.6}{h} (from the checkpoint)",
+                epoch.epoch, epoch.loss
+            );
+            losses.record(*epoch);
+        }
+        state = RunState {
+            epochs_done: saved.epochs.len() as u32,
+            optimisers: saved.optimisers,
+        };
+        epochs = saved.epochs;
+    }
+
+    // The meter counts this run's epochs: a resumed run's rate and time
+    // left are its own.
     let per_epoch = positions.len() as u64;
+    let first_epoch = state.epochs_done;
     let mut meter = Progress::new(
         "train",
         "positions",
-        Some(per_epoch * u64::from(options.epochs)),
+        Some(per_epoch * u64::from(options.epochs - first_epoch)),
     );
-    let epochs_done = std::cell::Cell::new(0u64);
+    let epochs_done = std::cell::Cell::new(u64::from(first_epoch));
     let start = Instant::now();
     let mut epoch_start = Instant::now();
     let schedule = Schedule {
@@ -225,69 +358,96 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
         mirror: options.mirror,
         weight_decay: options.weight_decay as f32,
     };
+    // A checkpoint that cannot be written is reported once; the run goes
+    // on without it.
+    let mut checkpointing = true;
     let meter_cell = std::cell::RefCell::new(&mut meter);
     optimise::train(
         &mut net,
         &mut positions,
         &objective,
         &schedule,
+        &mut state,
         &mut |done| {
             meter_cell.borrow_mut().update(
-                epochs_done.get() * per_epoch + done,
+                (epochs_done.get() - u64::from(first_epoch)) * per_epoch + done,
                 &format!("epoch {}", epochs_done.get() + 1),
             );
         },
-        &mut |epoch, loss, net| {
+        &mut |epoch, loss, net, optimisers| {
             let seconds = epoch_start.elapsed().as_secs_f64();
             let held_out = held_out(net);
-            held_out_loss.extend(held_out);
             let h = held_out.map_or(String::new(), |h| format!(" held-out {h:.6}"));
-            training_loss.push(loss);
             meter_cell.borrow().suspend(|| {
                 println!("epoch {epoch} loss {loss:.6}{h} ({seconds:.1} s)");
             });
-            losses.record(EpochLoss {
+            let record = EpochLoss {
                 epoch,
                 loss,
                 held_out,
-            });
+            };
+            losses.record(record);
+            epochs.push(record);
+            if checkpointing {
+                let checkpoint = Checkpoint::capture(&identity, &epochs, net, optimisers);
+                if let Err(error) = checkpoint.save(&checkpoint_path) {
+                    meter_cell.borrow().suspend(|| {
+                        eprintln!("train: {error}; going on without a checkpoint");
+                    });
+                    checkpointing = false;
+                }
+            }
             epochs_done.set(u64::from(epoch));
             epoch_start = Instant::now();
+            if stop_after == Some(epoch) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
         },
     );
     meter.finish();
     eprintln!("train: {:.1} s", start.elapsed().as_secs_f64());
-
-    let (header, weights, size, fingerprint) =
-        write_network(options, &net, positions.len() + held)?;
-
-    // The quantised network against the float one.
-    let check = if holdout.is_empty() {
-        &positions
-    } else {
-        &holdout
-    };
-    let check = &check[..check.len().min(CHECK_POSITIONS)];
-    let quantisation_error = quantisation_error(&net, &header, &weights, check);
-    println!(
-        "wrote {} ({} bytes, fingerprint {fingerprint:016x}); quantised vs float: mean |difference| {quantisation_error:.3} cp over {} positions",
-        options.out,
-        size,
-        check.len()
-    );
-    // A failed write of the losses is reported only now: the network,
-    // which the run was for, is written all the same.
-    losses.finish().map_err(TrainError::File)?;
-    Ok(Summary {
-        training: positions.len(),
-        held_out: held,
+    held_out_loss.extend(epochs.iter().filter_map(|epoch| epoch.held_out));
+    Ok(Trained {
+        net,
+        training: positions,
+        holdout,
         k,
         held_out_loss,
-        training_loss,
-        hand_written_loss: hand_written,
-        quantisation_error,
-        fingerprint,
+        training_loss: epochs.iter().map(|epoch| epoch.loss).collect(),
+        hand_written,
     })
+}
+
+/// Every setting that shapes the training, as `name=value` pairs: what a
+/// checkpoint must share with the run that goes on from it. (The data and
+/// the load filter are checked through the positions themselves; the
+/// output path, the description and the losses file shape nothing.)
+fn settings(options: &Options, k: f64) -> String {
+    let kings: String = options
+        .king_buckets
+        .bytes()
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    format!(
+        "hidden={} buckets={} kings={kings} factorise={} epochs={} batch={} lr={:?} \
+         lr-end={:?} weight-decay={:?} lambda={:?} k={k:?} scale={} mirror={} threads={} seed={}",
+        options.hidden,
+        options.buckets,
+        options.factorise,
+        options.epochs,
+        options.batch,
+        options.lr,
+        options.lr_end,
+        options.weight_decay,
+        options.lambda,
+        options.scale,
+        options.mirror,
+        options.threads,
+        options.seed,
+    )
 }
 
 /// Quantises `net` and writes it to `--out`; returns the header, the
@@ -452,6 +612,85 @@ mod tests {
         let (plain, decayed) = (size("0"), size("10"));
         assert!(decayed.0 < 0.8 * plain.0, "{decayed:?} against {plain:?}");
         assert!(decayed.1 < 0.8 * plain.1, "{decayed:?} against {plain:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A run killed after an epoch goes on from its checkpoint when the
+    /// same command is given again, and writes the same network, summary
+    /// and losses as a run never stopped; the checkpoint is gone once the
+    /// network is written. A checkpoint of other settings, or a damaged
+    /// one, is refused with the reason rather than used or overwritten.
+    #[test]
+    fn a_killed_run_goes_on_from_its_checkpoint() {
+        let dir = std::env::temp_dir().join(format!("kiln-train-resume-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+        let (data, out, losses_file) = (path("data.bin"), path("net.nnue"), path("losses.jsonl"));
+        synthetic_data(&data, 60);
+        let options = |epochs: &str| {
+            Options::parse([
+                "--data",
+                &data,
+                "--out",
+                &out,
+                "--hidden",
+                "16",
+                "--epochs",
+                epochs,
+                "--batch",
+                "256",
+                "--lr",
+                "0.005",
+                "--holdout",
+                "0.2",
+                "--mirror",
+                "--threads",
+                "2",
+                "--losses",
+                &losses_file,
+            ])
+            .unwrap()
+            .run()
+            .unwrap()
+        };
+        let checkpoint = checkpoint::path_for(&out);
+        let unbroken = run(&options("3")).unwrap();
+        let (network, losses) = (
+            std::fs::read(&out).unwrap(),
+            std::fs::read(&losses_file).unwrap(),
+        );
+        assert!(!checkpoint.exists(), "a finished run leaves no checkpoint");
+
+        for stop_after in [1, 2] {
+            let mut no_losses = LossLog::create(None).unwrap();
+            train_network(&options("3"), &mut no_losses, Some(stop_after)).unwrap();
+            assert!(checkpoint.exists(), "a stopped run leaves its checkpoint");
+            std::fs::remove_file(&out).ok();
+            let resumed = run(&options("3")).unwrap();
+            assert_eq!(resumed, unbroken, "stopped after epoch {stop_after}");
+            assert_eq!(std::fs::read(&out).unwrap(), network);
+            assert_eq!(std::fs::read(&losses_file).unwrap(), losses);
+            assert!(!checkpoint.exists());
+        }
+
+        let mut no_losses = LossLog::create(None).unwrap();
+        train_network(&options("3"), &mut no_losses, Some(1)).unwrap();
+        let refused = run(&options("4")).expect_err("another run's checkpoint");
+        let message = refused.to_string();
+        assert!(
+            message.contains("epochs=3") && message.contains("epochs=4"),
+            "{message}"
+        );
+        let bytes = std::fs::read(&checkpoint).unwrap();
+        std::fs::write(&checkpoint, &bytes[..bytes.len() - 5]).unwrap();
+        let refused = run(&options("3")).expect_err("a truncated checkpoint");
+        assert!(
+            matches!(
+                refused,
+                TrainError::Checkpoint(CheckpointError::Corrupt { .. })
+            ),
+            "{refused}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -7,6 +7,7 @@
 //! The loss, Adam, its step schedule and the shuffle are the tuner's
 //! ([`crate::fit`]), in `f32`.
 
+use std::ops::ControlFlow;
 use std::thread;
 
 use super::data::{MAX_ACTIVE, Position};
@@ -117,24 +118,52 @@ pub struct Schedule {
 }
 
 /// After each epoch: its number (from 1), the mean loss of its batches
-/// (each measured before its step) and the network.
-pub type EpochDone<'a> = dyn FnMut(u32, f64, &Network) + 'a;
+/// (each measured before its step), the network and the optimisers;
+/// `Break` stops the run there.
+pub type EpochDone<'a> = dyn FnMut(u32, f64, &Network, &[Adam<f32>]) -> ControlFlow<()> + 'a;
 
 /// After each batch: positions done in this epoch.
 pub type BatchDone<'a> = dyn FnMut(u64) + 'a;
 
-/// Trains `net` on `positions` (shuffled in place).
+/// Where a run stands between epochs: the epochs finished and the Adam
+/// optimiser of each part of the network (their steps go in lockstep; the
+/// parts are separate vectors, in the order of [`Network::parts`]).
+#[derive(Clone, Debug)]
+pub struct RunState {
+    /// Epochs already trained.
+    pub epochs_done: u32,
+    /// One optimiser per part of the network.
+    pub optimisers: Vec<Adam<f32>>,
+}
+
+impl RunState {
+    /// The state of a run on `net` before its first step.
+    pub fn start(net: &Network) -> RunState {
+        RunState {
+            epochs_done: 0,
+            optimisers: net
+                .parts()
+                .iter()
+                .map(|part| Adam::new(part.len()))
+                .collect(),
+        }
+    }
+}
+
+/// Trains `net` on `positions` (shuffled in place) from where `state`
+/// stands to the last epoch, or until `epoch_done` breaks. The epochs
+/// already done are not trained again, but their shuffles and mirroring
+/// draws are drawn again, so that a resumed run sees each later epoch's
+/// positions in the order an unbroken run would.
 pub fn train(
     net: &mut Network,
     positions: &mut [Position],
     objective: &Objective,
     schedule: &Schedule,
+    state: &mut RunState,
     batch_done: &mut BatchDone,
     epoch_done: &mut EpochDone,
 ) {
-    // One optimiser per part of the network (its steps go in lockstep):
-    // the parts are separate vectors, in the order of `Network::parts`.
-    let mut optimisers = net.parts().map(|part| Adam::<f32>::new(part.len()));
     let threads = schedule.threads.max(1);
     let mut grads: Vec<Network> = (0..threads)
         .map(|_| Network::zeros(net.hidden, net.kings, net.buckets, net.factoriser))
@@ -149,6 +178,9 @@ pub fn train(
             for position in positions.iter_mut().filter(|p| p.is_mirrorable()) {
                 position.set_mirrored(rng.below(2) == 1);
             }
+        }
+        if epoch < state.epochs_done {
+            continue;
         }
         let mut loss_sum = 0.0;
         let mut done = 0u64;
@@ -176,7 +208,7 @@ pub fn train(
             loss_sum += losses.iter().sum::<f64>();
             let inv = 1.0 / batch.len() as f32;
             let parts = net.parts_mut().into_iter().zip(first[0].parts());
-            for ((w, g), optimiser) in parts.zip(optimisers.iter_mut()) {
+            for ((w, g), optimiser) in parts.zip(state.optimisers.iter_mut()) {
                 optimiser.step(lr, w, |i, _| Some(g[i] * inv));
             }
             if schedule.weight_decay > 0.0 {
@@ -189,6 +221,10 @@ pub fn train(
             done += batch.len() as u64;
             batch_done(done);
         }
-        epoch_done(epoch + 1, loss_sum / positions.len().max(1) as f64, net);
+        state.epochs_done = epoch + 1;
+        let loss = loss_sum / positions.len().max(1) as f64;
+        if epoch_done(epoch + 1, loss, net, &state.optimisers).is_break() {
+            return;
+        }
     }
 }
