@@ -565,14 +565,25 @@ mod tests {
         count
     }
 
+    /// A fresh directory of this test process's own for the test `name`.
+    fn scratch_dir(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("kiln-train-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// The path of `name` in `dir`, as the command line takes it.
+    fn file_in(dir: &std::path::Path, name: &str) -> String {
+        dir.join(name).to_str().unwrap().to_string()
+    }
+
     /// `--held-out <file>` holds out exactly that file's positions: the
     /// same network as the file appended to the data with the share that
     /// holds out its positions.
     #[test]
     fn a_held_out_file_is_the_held_out_set() {
-        let dir = std::env::temp_dir().join(format!("kiln-train-held-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+        let dir = scratch_dir("held");
+        let path = |name: &str| file_in(&dir, name);
         let (data, held, out) = (path("data.bin"), path("held.bin"), path("net.nnue"));
         synthetic_data(&data, 40);
         synthetic_data(&held, 10);
@@ -622,36 +633,29 @@ mod tests {
     /// one, is refused with the reason rather than used or overwritten.
     #[test]
     fn a_killed_run_goes_on_from_its_checkpoint() {
-        let dir = std::env::temp_dir().join(format!("kiln-train-resume-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+        let dir = scratch_dir("resume");
+        let path = |name: &str| file_in(&dir, name);
         let (data, out, losses_file) = (path("data.bin"), path("net.nnue"), path("losses.jsonl"));
         synthetic_data(&data, 60);
         let options = |epochs: &str| {
-            Options::parse([
-                "--data",
-                &data,
-                "--out",
+            tiny_options(
                 &out,
-                "--hidden",
-                "16",
-                "--epochs",
-                epochs,
-                "--batch",
-                "256",
-                "--lr",
-                "0.005",
-                "--holdout",
-                "0.2",
-                "--mirror",
-                "--threads",
-                "2",
-                "--losses",
-                &losses_file,
-            ])
-            .unwrap()
-            .run()
-            .unwrap()
+                &[
+                    "--data",
+                    &data,
+                    "--epochs",
+                    epochs,
+                    "--lr",
+                    "0.005",
+                    "--holdout",
+                    "0.2",
+                    "--mirror",
+                    "--threads",
+                    "2",
+                    "--losses",
+                    &losses_file,
+                ],
+            )
         };
         let checkpoint = checkpoint::path_for(&out);
         let unbroken = run(&options("3")).unwrap();
@@ -698,6 +702,12 @@ mod tests {
     /// on one thread into `out`, with the options `extra` (the data among
     /// them).
     fn tiny_run(out: &str, extra: &[&str]) -> Summary {
+        run(&tiny_options(out, extra)).unwrap()
+    }
+
+    /// The options of [`tiny_run`]; a setting in `extra` replaces its
+    /// default.
+    fn tiny_options(out: &str, extra: &[&str]) -> Options {
         let mut args = vec![
             "--out",
             out,
@@ -711,8 +721,7 @@ mod tests {
             "1",
         ];
         args.extend_from_slice(extra);
-        let options = Options::parse(args.iter().copied()).unwrap().run().unwrap();
-        run(&options).unwrap()
+        Options::parse(args.iter().copied()).unwrap().run().unwrap()
     }
 
     /// A tiny run lowers the held-out loss (the target mostly the
