@@ -51,6 +51,26 @@ pub fn path_for(out: &str) -> PathBuf {
     PathBuf::from(format!("{out}.checkpoint"))
 }
 
+/// The file a checkpoint is written to before it is renamed to `path`.
+fn partial_path(path: &Path) -> PathBuf {
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    PathBuf::from(partial)
+}
+
+/// Removes the checkpoint at `path`, and what a run killed while writing
+/// it left beside it: nothing of a finished run stays behind. Files that
+/// are not there are no error.
+pub fn remove(path: &Path) -> std::io::Result<()> {
+    for file in [partial_path(path), path.to_path_buf()] {
+        match fs::remove_file(&file) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => return Err(error),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// What a checkpoint belongs to: the run's settings and data.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Identity {
@@ -309,9 +329,7 @@ impl Checkpoint {
     /// beside it, synced, then renamed over it, so a run killed while
     /// writing leaves the checkpoint before.
     pub fn save(&self, path: &Path) -> Result<(), FileError> {
-        let mut partial = path.as_os_str().to_owned();
-        partial.push(".partial");
-        let partial = PathBuf::from(partial);
+        let partial = partial_path(path);
         let mut file =
             fs::File::create(&partial).map_err(FileError::on(FileAction::Create, &partial))?;
         file.write_all(&self.encode())

@@ -164,9 +164,7 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
     let (header, weights, size, fingerprint) = write_network(options, &net, training.len() + held)?;
     // The network is written: the run is over and its checkpoint goes.
     let checkpoint_path = checkpoint::path_for(&options.out);
-    if let Err(error) = std::fs::remove_file(&checkpoint_path)
-        && error.kind() != std::io::ErrorKind::NotFound
-    {
+    if let Err(error) = checkpoint::remove(&checkpoint_path) {
         eprintln!(
             "train: cannot remove '{}' ({error}); delete it before training another network \
              to the same file",
@@ -665,16 +663,22 @@ mod tests {
         );
         assert!(!checkpoint.exists(), "a finished run leaves no checkpoint");
 
-        for stop_after in [1, 2] {
+        // Stopped after each epoch, the last one too (killed before the
+        // network was written), and with a half-written checkpoint beside
+        // the last whole one, as a kill while saving leaves.
+        let half_written = format!("{}.partial", checkpoint.display());
+        for stop_after in [1, 2, 3] {
             let mut no_losses = LossLog::create(None).unwrap();
             train_network(&options("3"), &mut no_losses, Some(stop_after)).unwrap();
             assert!(checkpoint.exists(), "a stopped run leaves its checkpoint");
+            std::fs::write(&half_written, b"KILNCKPT").unwrap();
             std::fs::remove_file(&out).ok();
             let resumed = run(&options("3")).unwrap();
             assert_eq!(resumed, unbroken, "stopped after epoch {stop_after}");
             assert_eq!(std::fs::read(&out).unwrap(), network);
             assert_eq!(std::fs::read(&losses_file).unwrap(), losses);
             assert!(!checkpoint.exists());
+            assert!(!std::path::Path::new(&half_written).exists());
         }
 
         let mut no_losses = LossLog::create(None).unwrap();
