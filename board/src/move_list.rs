@@ -2,6 +2,8 @@
 
 use core::ops::{Deref, DerefMut};
 
+use arrayvec::ArrayVec;
+
 use crate::Move;
 
 /// A list of up to [`MoveList::CAPACITY`] moves, stored inline (no heap).
@@ -27,8 +29,9 @@ use crate::Move;
 /// ```
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; MoveList::CAPACITY],
-    len: usize,
+    // An `ArrayVec` rather than a zeroed array and a length: a new list
+    // writes nothing to its slots, and one is made at every node searched.
+    moves: ArrayVec<Move, { MoveList::CAPACITY }>,
 }
 
 impl MoveList {
@@ -59,8 +62,7 @@ impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
-            moves: [Move::NULL; MoveList::CAPACITY],
-            len: 0,
+            moves: ArrayVec::new(),
         }
     }
 
@@ -76,11 +78,8 @@ impl MoveList {
     /// ```
     #[inline(always)]
     pub fn push(&mut self, mv: Move) {
-        debug_assert!(self.len < MoveList::CAPACITY, "MoveList overflow");
-        if let Some(slot) = self.moves.get_mut(self.len) {
-            *slot = mv;
-            self.len += 1;
-        }
+        let pushed = self.moves.try_push(mv);
+        debug_assert!(pushed.is_ok(), "MoveList overflow");
     }
 
     /// Removes every move.
@@ -95,7 +94,7 @@ impl MoveList {
     /// ```
     #[inline(always)]
     pub fn clear(&mut self) {
-        self.len = 0;
+        self.moves.clear();
     }
 
     /// Shortens the list to `len` moves (no effect if it is shorter).
@@ -113,7 +112,7 @@ impl MoveList {
     /// ```
     #[inline]
     pub fn truncate(&mut self, len: usize) {
-        self.len = self.len.min(len);
+        self.moves.truncate(len);
     }
 
     /// Removes the move at `index`, replacing it with the last one (O(1),
@@ -137,10 +136,7 @@ impl MoveList {
     /// ```
     #[inline]
     pub fn swap_remove(&mut self, index: usize) -> Move {
-        let mv = self[index];
-        self.len -= 1;
-        self.moves[index] = self.moves[self.len];
-        mv
+        self.moves.swap_remove(index)
     }
 
     /// The moves as a slice.
@@ -155,7 +151,7 @@ impl MoveList {
     /// ```
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        &self.moves
     }
 
     /// The moves as a mutable slice (for sorting in place).
@@ -174,7 +170,7 @@ impl MoveList {
     /// ```
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        &mut self.moves
     }
 }
 

@@ -14,6 +14,7 @@
 
 use super::history::{Heuristics, HistoryKeys, opponent_attacks};
 use super::see::see_ge;
+use arrayvec::ArrayVec;
 use kiln_board::{Board, Move, PieceKind};
 use kiln_board::{MoveList, generate_noisy, generate_noisy_or_evasions, generate_quiets, is_legal};
 
@@ -103,7 +104,9 @@ pub struct MovePicker {
     /// (see [`MovePicker::history_keys`]).
     threats: Option<u64>,
     moves: MoveList,
-    scores: [i32; MoveList::CAPACITY],
+    /// The scores of `moves`, index for index (written as each stage
+    /// generates its moves, so never longer than `moves`).
+    scores: ArrayVec<i32, { MoveList::CAPACITY }>,
     /// Next move of the current stage to hand out.
     next: usize,
     /// End of the current stage's moves in `moves`.
@@ -131,7 +134,7 @@ impl MovePicker {
             keys,
             threats: None,
             moves: MoveList::new(),
-            scores: [0; MoveList::CAPACITY],
+            scores: ArrayVec::new(),
             next: 0,
             end: 0,
             bad_end: 0,
@@ -155,7 +158,7 @@ impl MovePicker {
             keys: [None; 2],
             threats: None,
             moves: MoveList::new(),
-            scores: [0; MoveList::CAPACITY],
+            scores: ArrayVec::new(),
             next: 0,
             end: 0,
             bad_end: 0,
@@ -177,22 +180,24 @@ impl MovePicker {
         picker.stage = Stage::List;
         picker.end = moves.len();
         picker.moves = moves;
-        for i in 0..picker.end {
-            let mv = picker.moves[i];
-            picker.scores[i] = if mv == tt_move {
+        let killers = picker.killers;
+        let counter = picker.counter;
+        picker.scores.clear();
+        picker.scores.extend(picker.moves.iter().map(|&mv| {
+            if mv == tt_move {
                 TT_MOVE
             } else if !mv.is_quiet() {
                 noisy_score(board, mv)
-            } else if mv == picker.killers[0] {
+            } else if mv == killers[0] {
                 KILLER_1
-            } else if mv == picker.killers[1] {
+            } else if mv == killers[1] {
                 KILLER_2
-            } else if mv == picker.counter {
+            } else if mv == counter {
                 COUNTER
             } else {
                 heuristics.history(board, mv, &conts)
-            };
-        }
+            }
+        }));
         picker
     }
 
@@ -362,9 +367,9 @@ impl MovePicker {
     fn generate_noisy(&mut self, board: &Board) {
         generate_noisy(board, &mut self.moves);
         self.end = self.moves.len();
-        for (score, &mv) in self.scores.iter_mut().zip(self.moves.iter()) {
-            *score = mvv_lva(board, mv);
-        }
+        self.scores.clear();
+        self.scores
+            .extend(self.moves.iter().map(|&mv| mvv_lva(board, mv)));
     }
 
     /// Generates the quiet moves after the noisy ones (the losing captures
@@ -377,9 +382,9 @@ impl MovePicker {
         self.end = self.moves.len();
         let conts = self.history_keys(board);
         let view = heuristics.history_view(board, &conts);
-        for (score, &mv) in self.scores[start..].iter_mut().zip(&self.moves[start..]) {
-            *score = view.score(board, mv);
-        }
+        self.scores.truncate(start);
+        self.scores
+            .extend(self.moves[start..].iter().map(|&mv| view.score(board, mv)));
     }
 
     /// Generates quiescence's moves: captures and promotions by MVV-LVA, and
@@ -388,19 +393,20 @@ impl MovePicker {
     fn generate_qsearch(&mut self, board: &Board) {
         generate_noisy_or_evasions(board, &mut self.moves);
         self.end = self.moves.len();
-        for (score, &mv) in self.scores.iter_mut().zip(self.moves.iter()) {
-            *score = if mv.is_quiet() {
+        self.scores.clear();
+        self.scores.extend(self.moves.iter().map(|&mv| {
+            if mv.is_quiet() {
                 -1
             } else {
                 mvv_lva(board, mv)
-            };
-        }
+            }
+        }));
     }
 
     /// Moves the best-scored of `moves[next..end]` to `next` and returns
     /// that index (advancing `next`), or `None` when the range is empty.
     /// The first of equal scores wins.
-    #[inline]
+    #[inline(always)]
     fn select(&mut self) -> Option<usize> {
         let scores = self.scores.get(self.next..self.end)?;
         // Two passes: the maximum (a branch-free reduction the compiler
