@@ -382,6 +382,7 @@ impl MovePicker {
         self.end = self.moves.len();
         let conts = self.history_keys(board);
         let view = heuristics.history_view(board, &conts);
+        debug_assert_eq!(self.scores.len(), start, "every noisy move is scored");
         self.scores.truncate(start);
         self.scores
             .extend(self.moves[start..].iter().map(|&mv| view.score(board, mv)));
