@@ -631,16 +631,19 @@ impl Searcher {
         if self.shared.ponderhit.swap(false, Ordering::Relaxed) {
             self.time.restart(Instant::now());
         }
-        if self
+        let out_of_nodes = self
             .limits
             .nodes
-            .is_some_and(|n| self.nodes_all_threads() >= n)
-        {
+            .is_some_and(|n| self.nodes_all_threads() >= n);
+        let out_of_time =
+            self.nodes.is_multiple_of(CHECK_EVERY) && !self.pondering() && self.time.hard_expired();
+        if out_of_nodes || out_of_time {
+            // Raise the helpers' flag here, not once this thread has
+            // unwound: on a busy machine the unwinding thread can lose the
+            // processor for a whole time slice while the helpers search on
+            // past the node limit or the clock.
             self.stopped = true;
-            return;
-        }
-        if self.nodes.is_multiple_of(CHECK_EVERY) && !self.pondering() && self.time.hard_expired() {
-            self.stopped = true;
+            self.sync.stop.store(true, Ordering::Relaxed);
         }
     }
 

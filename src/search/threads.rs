@@ -14,8 +14,9 @@
 //!
 //! Only the main thread watches the clock, the node limit and `ponderhit`,
 //! and only it reports progress. When its iterative deepening ends (limit,
-//! time, or `stop`), it raises the helpers' stop flag, joins them, and
-//! returns the best thread's result ([`pick_result`]).
+//! time, or `stop`), it raises the helpers' stop flag (at the node that hit
+//! a node or time limit, so the helpers do not search on while it unwinds),
+//! joins them, and returns the best thread's result ([`pick_result`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
