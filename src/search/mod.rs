@@ -152,7 +152,8 @@ fn free_in_background(table: Arc<TranspositionTable>) {
         .spawn(move || drop(table));
 }
 
-/// How often (in nodes) the search looks at the clock and the stop flag.
+/// How often (in nodes) the search looks at the clock and the stop flag,
+/// and each thread publishes its node count.
 const CHECK_EVERY: u64 = 1024;
 
 /// Slots of [`Searcher::root_move_nodes`]: one per from-to square pair.
@@ -511,7 +512,7 @@ impl Searcher {
             u64::from(board.fullmove_number()),
             start,
         );
-        self.sync = Arc::new(ThreadSync::new(self.helpers.len()));
+        self.sync = Arc::new(ThreadSync::new(self.helpers.len(), limits.nodes));
         self.total_nodes = 0;
         self.prepare(board, limits.clone(), time, shared);
         self.rank_root_by_tablebases(board);
@@ -620,13 +621,24 @@ impl Searcher {
             return;
         }
         if self.thread_index > 0 {
-            // A helper only publishes its progress (it polls every
-            // CHECK_EVERY nodes, having no node limit); the clock, the node
-            // limit and `ponderhit` are the main thread's business.
-            self.sync
+            // A helper polls every CHECK_EVERY nodes: it publishes its
+            // progress and enforces the node limit on the published total
+            // (see the `threads` module); the clock and `ponderhit` are the
+            // main thread's business.
+            let helpers = self
+                .sync
                 .helper_nodes
-                .fetch_add(CHECK_EVERY, Ordering::Relaxed);
+                .fetch_add(CHECK_EVERY, Ordering::Relaxed)
+                .saturating_add(CHECK_EVERY);
+            let published = helpers.saturating_add(self.sync.main_nodes.load(Ordering::Relaxed));
+            if self.sync.node_limit.is_some_and(|n| published >= n) {
+                self.stopped = true;
+                self.sync.stop.store(true, Ordering::Relaxed);
+            }
             return;
+        }
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
+            self.sync.main_nodes.store(self.nodes, Ordering::Relaxed);
         }
         if self.shared.ponderhit.swap(false, Ordering::Relaxed) {
             self.time.restart(Instant::now());

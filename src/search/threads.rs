@@ -12,11 +12,24 @@
 //! (rather than all repeating the same iteration in lock-step), helpers skip
 //! some iterations in a fixed pattern ([`helper_skips`]).
 //!
-//! Only the main thread watches the clock, the node limit and `ponderhit`,
-//! and only it reports progress. When its iterative deepening ends (limit,
-//! time, or `stop`), it raises the helpers' stop flag (at the node that hit
-//! a node or time limit, so the helpers do not search on while it unwinds),
-//! joins them, and returns the best thread's result ([`pick_result`]).
+//! Only the main thread watches the clock and `ponderhit`, and only it
+//! reports progress. When its iterative deepening ends (limit, time, or
+//! `stop`), it raises the helpers' stop flag (at the node that hit a node or
+//! time limit, so the helpers do not search on while it unwinds), joins
+//! them, and returns the best thread's result ([`pick_result`]).
+//!
+//! A node limit (`go nodes`) counts every thread's nodes, and every thread
+//! enforces it, so that no thread searches on unchecked while another has
+//! lost the processor: each thread publishes its count every
+//! [`CHECK_EVERY`](super::CHECK_EVERY) nodes (C below), and whichever
+//! thread sees the published total reach the limit raises the stop flag.
+//! The main thread also checks its exact count plus the helpers' published
+//! counts at every node. With N the limit and T threads, a search then ends
+//! below N + T × C nodes whatever the scheduler does: the published total
+//! is under N + C when the flag goes up, each thread holds under C
+//! unpublished nodes then, and each searches on only to its next check (one
+//! node for the main thread, the rest of its C for a helper). One-thread
+//! searches stop at exactly N.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -52,16 +65,24 @@ pub fn available_cores() -> usize {
 }
 
 /// The state the threads of one search share besides the table: the
-/// helpers' stop flag (raised by the main thread when it is done), the
-/// helpers' node count (published every thousand nodes, for `info nodes`)
-/// and each helper's latest completed iteration (for [`pick_result`], so
-/// the main thread can decide without waiting for the helpers to stop).
+/// helpers' stop flag (raised when the search is done), the node counts the
+/// threads publish every thousand nodes (for `info nodes` and the node
+/// limit), the node limit itself, and each helper's latest completed
+/// iteration (for [`pick_result`], so the main thread can decide without
+/// waiting for the helpers to stop).
 #[derive(Debug, Default)]
 pub struct ThreadSync {
-    /// Set by the main thread when its search ends: the helpers stop.
+    /// Set by the main thread when its search ends, or by any thread that
+    /// sees the node limit reached: the helpers stop.
     pub stop: AtomicBool,
+    /// The search's node limit, for all threads together.
+    pub node_limit: Option<u64>,
     /// Nodes the helpers have searched so far (approximate while running).
     pub helper_nodes: AtomicU64,
+    /// The main thread's node count at its latest multiple of
+    /// [`CHECK_EVERY`](super::CHECK_EVERY), for the helpers' check of the
+    /// node limit.
+    pub main_nodes: AtomicU64,
     /// Tablebase probes that answered, by all threads.
     pub tb_hits: AtomicU64,
     /// Latest completed iteration of helper `i + 1` (locked once per
@@ -70,11 +91,14 @@ pub struct ThreadSync {
 }
 
 impl ThreadSync {
-    /// Fresh state for a search with `helpers` helper threads.
-    pub fn new(helpers: usize) -> Self {
+    /// Fresh state for a search with `helpers` helper threads and
+    /// `node_limit`, the nodes all threads may search together.
+    pub fn new(helpers: usize, node_limit: Option<u64>) -> Self {
         Self {
             stop: AtomicBool::new(false),
+            node_limit,
             helper_nodes: AtomicU64::new(0),
+            main_nodes: AtomicU64::new(0),
             tb_hits: AtomicU64::new(0),
             completed: (0..helpers).map(|_| Mutex::new(None)).collect(),
         }
