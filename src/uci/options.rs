@@ -18,7 +18,7 @@ use std::fmt::{self, Write as _};
 use crate::eval::{Evaluation, USE_NNUE_DEFAULT};
 use crate::protocol::options::{Range, THREADS, hash_limit_reason, hash_mib};
 use crate::search::TbSettings;
-use crate::search::strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, Strength};
+use crate::search::strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, LIMITED_EVALUATION, Strength};
 #[cfg(feature = "spsa")]
 use crate::search::tunables::{SearchParams, TUNABLES, Tunable};
 
@@ -435,12 +435,12 @@ impl Options {
     }
 
     /// The static evaluation the search plays with: `UseNNUE`'s choice at
-    /// full strength, and the hand-written evaluation while
-    /// `UCI_LimitStrength` is on, since the ratings' calibration anchors
-    /// (`search::strength`) were measured with it.
+    /// full strength, and while `UCI_LimitStrength` is on the one the
+    /// ratings' calibration anchors were measured with
+    /// ([`LIMITED_EVALUATION`]).
     pub fn evaluation(&self) -> Evaluation {
         if self.limit_strength {
-            Evaluation::Classical
+            LIMITED_EVALUATION
         } else {
             self.chosen_evaluation()
         }
@@ -631,19 +631,20 @@ mod tests {
     #[test]
     fn limited_strength_plays_with_the_evaluation_it_was_calibrated_with() {
         let mut o = Options::default();
-        o.set("UseNNUE", Some("true")).unwrap();
+        o.set("UseNNUE", Some("false")).unwrap();
+        assert_ne!(o.chosen_evaluation(), LIMITED_EVALUATION);
         assert_eq!(
             o.set("UCI_LimitStrength", Some("true")).unwrap().effect,
-            Effect::SetEvaluation(Evaluation::Classical)
+            Effect::SetEvaluation(LIMITED_EVALUATION)
         );
         assert_eq!(
-            o.set("UseNNUE", Some("true")).unwrap().effect,
-            Effect::SetEvaluation(Evaluation::Classical)
+            o.set("UseNNUE", Some("false")).unwrap().effect,
+            Effect::SetEvaluation(LIMITED_EVALUATION)
         );
-        assert_eq!(o.chosen_evaluation(), Evaluation::Network);
+        assert_eq!(o.chosen_evaluation(), Evaluation::Classical);
         assert_eq!(
             o.set("UCI_LimitStrength", Some("false")).unwrap().effect,
-            Effect::SetEvaluation(Evaluation::Network)
+            Effect::SetEvaluation(Evaluation::Classical)
         );
     }
 
