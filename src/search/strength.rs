@@ -84,9 +84,9 @@ struct Anchor {
 /// the last anchor's, until [`ELO_MAX`], which has no handicap. Near the
 /// top the clock rather than the budget bounds the search, so the lines
 /// to choose from (each costs search time) become fewer: above 2700 there
-/// is one, and the node budget is the whole handicap (full-strength Kiln
-/// is about Stockfish 15.1's 2850 at 10+0.1; with two lines the 2850
-/// level scored 32.5 % there).
+/// is one, and the node budget is the whole handicap: full-strength Kiln
+/// is about Stockfish 15.1's 2850 at 10+0.1, and a second line cost the
+/// 2850 level too much depth there (docs/strength-limit.md).
 ///
 /// The anchors belong to the evaluation they were measured with: margins
 /// and noise are in its centipawns, and how much a node budget buys
@@ -223,6 +223,10 @@ mod tests {
             previous = h;
         }
         let at = |elo| Strength::new(elo).handicap().unwrap();
+        // Two lines up to 2700, one above: there the node budget is the
+        // whole handicap.
+        assert_eq!(at(2700).lines, 2);
+        assert!((2701..ELO_MAX).all(|elo| at(elo).lines == 1));
         for a in &ANCHORS {
             let h = at(a.elo);
             assert_eq!((h.nodes, h.lines), (a.nodes, a.lines));
