@@ -44,7 +44,7 @@ pub const ELO_MAX: u32 = 3000;
 pub const ELO_DEFAULT: u32 = 1350;
 
 /// The static evaluation a limited search plays with, whatever `UseNNUE`
-/// says: the one the calibration anchors ([`ANCHORS`]) were measured with.
+/// says: the one the calibration anchors were measured with.
 /// Their margins and noise are in its centipawns, and what a node budget
 /// buys depends on it.
 pub const LIMITED_EVALUATION: Evaluation = Evaluation::Network;
