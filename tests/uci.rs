@@ -766,7 +766,7 @@ fn threads_option_and_multi_threaded_searches() {
             .max()
             .expect("info nodes");
         assert!(
-            reported < 200_000 + 1024 * threads,
+            reported < 200_000 + kiln::search::CHECK_EVERY * threads,
             "{threads} threads: {reported}"
         );
 

@@ -153,8 +153,10 @@ fn free_in_background(table: Arc<TranspositionTable>) {
 }
 
 /// How often (in nodes) the search looks at the clock and the stop flag,
-/// and each thread publishes its node count.
-const CHECK_EVERY: u64 = 1024;
+/// and each thread publishes its node count: a search with a node limit
+/// ends less than this many nodes a thread past it
+/// ([`threads`]).
+pub const CHECK_EVERY: u64 = 1024;
 
 /// Slots of [`Searcher::root_move_nodes`]: one per from-to square pair.
 const ROOT_MOVE_SLOTS: usize = Move::FROM_TO_COUNT;

@@ -21,7 +21,7 @@
 //! A node limit (`go nodes`) counts every thread's nodes, and every thread
 //! enforces it, so that no thread searches on unchecked while another has
 //! lost the processor: each thread publishes its count every
-//! `CHECK_EVERY` (1,024) nodes (C below), and whichever
+//! [`CHECK_EVERY`](super::CHECK_EVERY) nodes (C below), and whichever
 //! thread sees the published total reach the limit raises the stop flag.
 //! The main thread also checks its exact count plus the helpers' published
 //! counts at every node. With N the limit and T threads, a search then ends
@@ -80,7 +80,8 @@ pub struct ThreadSync {
     /// Nodes the helpers have searched so far (approximate while running).
     pub helper_nodes: AtomicU64,
     /// The main thread's node count at its latest multiple of
-    /// `CHECK_EVERY` (1,024), for the helpers' check of the node limit.
+    /// [`CHECK_EVERY`](super::CHECK_EVERY), for the helpers' check of the
+    /// node limit.
     pub main_nodes: AtomicU64,
     /// Tablebase probes that answered, by all threads.
     pub tb_hits: AtomicU64,
