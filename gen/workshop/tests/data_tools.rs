@@ -591,21 +591,29 @@ fn the_binary_exits_1_on_a_bad_file_and_keeps_shows_stdout_for_positions() {
 }
 
 /// Writes a large game file of random games for timing the trainer's
-/// load, not run by default:
+/// load, not run by default (`KILN_GAMES_OUT` defaults to
+/// `kiln-large.games` in the system's temporary folder):
 ///
 /// ```text
-/// KILN_GAMES_OUT=/tmp/big.games KILN_GAMES=50000 \
+/// KILN_GAMES_OUT=big.games KILN_GAMES=50000 \
 ///     cargo test --release -p kiln-workshop --test data_tools -- --ignored large
-/// kiln-workshop train --data /tmp/big.games --out /tmp/x.nnue --epochs 1 --hidden 16
+/// kiln-workshop train --data big.games --out x.nnue --epochs 1 --hidden 16
 /// ```
 #[test]
 #[ignore = "writes a large file for timing; run by hand"]
 fn large_game_file_for_load_timing() {
-    let path = std::env::var("KILN_GAMES_OUT").unwrap_or_else(|_| "/tmp/kiln-large.games".into());
-    let count: u64 = std::env::var("KILN_GAMES")
-        .ok()
-        .and_then(|text| text.parse().ok())
-        .unwrap_or(10_000);
+    let path = std::env::var("KILN_GAMES_OUT").unwrap_or_else(|_| {
+        std::env::temp_dir()
+            .join("kiln-large.games")
+            .to_string_lossy()
+            .into_owned()
+    });
+    let count: u64 = match std::env::var("KILN_GAMES") {
+        Ok(text) => text
+            .parse()
+            .unwrap_or_else(|_| panic!("KILN_GAMES must be a whole number, not {text:?}")),
+        Err(_) => 10_000,
+    };
     let mut writer = GameWriter::create(&path, Header { shard_seed: None }).unwrap();
     let mut plies = 0;
     for n in 0..count {
