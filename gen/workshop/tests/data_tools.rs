@@ -602,12 +602,9 @@ fn the_binary_exits_1_on_a_bad_file_and_keeps_shows_stdout_for_positions() {
 #[test]
 #[ignore = "writes a large file for timing; run by hand"]
 fn large_game_file_for_load_timing() {
-    let path = std::env::var("KILN_GAMES_OUT").unwrap_or_else(|_| {
-        std::env::temp_dir()
-            .join("kiln-large.games")
-            .to_string_lossy()
-            .into_owned()
-    });
+    let path = std::env::var_os("KILN_GAMES_OUT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join("kiln-large.games"));
     let count: u64 = match std::env::var("KILN_GAMES") {
         Ok(text) => text
             .parse()
@@ -623,5 +620,5 @@ fn large_game_file_for_load_timing() {
         writer.write_game(&game).unwrap();
     }
     writer.flush().unwrap();
-    eprintln!("wrote {count} games, {plies} plies to {path}");
+    eprintln!("wrote {count} games, {plies} plies to {}", path.display());
 }
