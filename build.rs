@@ -54,7 +54,12 @@ fn main() {
     write(&out, "eval_terms.rs", &eval_terms(&params));
 
     println!("cargo:rerun-if-env-changed=KILN_NET");
-    let net = env::var("KILN_NET").unwrap_or_else(|_| NET_FILE.to_string());
+    // Set but empty means the default, as for an unset variable (a script's
+    // `KILN_NET=$net` with nothing in `$net`), not a file named "".
+    let net = env::var("KILN_NET")
+        .ok()
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| NET_FILE.to_string());
     println!("cargo:rerun-if-changed={net}");
     let bytes = fs::read(&net).unwrap_or_else(|e| panic!("cannot read network {net}: {e}"));
     write(&out, "nnue_net.rs", &network(&net, &bytes));

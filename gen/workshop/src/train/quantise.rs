@@ -145,9 +145,10 @@ mod tests {
         use kiln::eval::nnue::{self, network};
         use kiln_board::Board;
         // The engine's build script reads KILN_NET relative to the
-        // workspace root, two levels above this crate.
+        // workspace root, two levels above this crate; empty means unset.
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let path = root.join(option_env!("KILN_NET").unwrap_or("src/eval/net.nnue"));
+        let net = option_env!("KILN_NET").filter(|name| !name.is_empty());
+        let path = root.join(net.unwrap_or("src/eval/net.nnue"));
         let bytes = std::fs::read(&path).expect("the built-in network's file");
         let (header, weights, fingerprint) = kiln_format::net::read(&bytes).expect("a network");
         assert_eq!(fingerprint, network::FINGERPRINT, "{}", path.display());
