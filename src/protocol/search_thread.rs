@@ -7,6 +7,7 @@
 //! either way.
 
 use std::io;
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::thread::{self, JoinHandle};
@@ -17,11 +18,12 @@ use crate::search::limits::Limits;
 use crate::search::threads::SEARCH_STACK_BYTES;
 use crate::search::{Report, SearchResult, SearchShared, Searcher, TbSettings};
 use crate::syzygy::Tablebases;
-use kiln_board::Board;
+use kiln_board::{Board, Move, MoveList, generate_all, is_legal};
 
-/// A search that could not finish: its thread panicked (a bug). The
-/// searcher has been replaced by a fresh one, so the transposition table
-/// and statistics are lost.
+/// A search that could not finish: its thread panicked (a bug, or a
+/// damaged tablebase file read by the prober). The move was still given
+/// (see [`SearchThread::start`]); the searcher has been replaced by a fresh
+/// one, so the transposition table and statistics are lost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchFailed;
 
@@ -94,6 +96,12 @@ impl SearchThread {
     /// soon as the move is decided (before Lazy SMP helpers have been
     /// joined, see [`Searcher::search_then`]), before it can be joined.
     ///
+    /// `finish` is called exactly once, even if the search panics: then
+    /// with the best move of the last line reported, or the first legal
+    /// move if none was, so that a GUI waiting for the move gets one at
+    /// once instead of losing on time. The panic itself reaches
+    /// [`join`](Self::join) as [`SearchFailed`].
+    ///
     /// # Errors
     /// [`CannotStart`]: the thread could not be created.
     pub fn start(
@@ -113,19 +121,39 @@ impl SearchThread {
             .name("search".into())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
-                let result = searcher.search_then(
-                    &mut board,
-                    &limits,
-                    move_overhead,
-                    thread_shared,
-                    &mut report,
-                    &mut |decided| {
+                let root = board.clone();
+                let mut reported_best = Move::NULL;
+                // The searcher and the board are not looked at again after a
+                // panic (the searcher is replaced when the thread is
+                // joined), so what the unwinding left half-done is dropped.
+                let searched = panic::catch_unwind(AssertUnwindSafe(|| {
+                    searcher.search_then(
+                        &mut board,
+                        &limits,
+                        move_overhead,
+                        thread_shared,
+                        &mut |line| {
+                            if line.multipv == 1 {
+                                reported_best = line.pv.first().copied().unwrap_or(Move::NULL);
+                            }
+                            report(line);
+                        },
+                        &mut |decided| {
+                            if let Some(finish) = finish.take() {
+                                finish(decided);
+                            }
+                        },
+                    )
+                }));
+                match searched {
+                    Ok(result) => (searcher, result),
+                    Err(payload) => {
                         if let Some(finish) = finish.take() {
-                            finish(decided);
+                            finish(&fallback_result(&root, reported_best));
                         }
-                    },
-                );
-                (searcher, result)
+                        panic::resume_unwind(payload)
+                    }
+                }
             })
             .map_err(CannotStart)?;
         self.running = Some(Running { handle, shared });
@@ -273,5 +301,102 @@ impl SearchThread {
         searcher.set_tb_settings(self.tb_settings);
         searcher.set_evaluation(self.evaluation);
         searcher
+    }
+}
+
+/// The move given when a search panicked before deciding: `reported_best`
+/// (the last reported line's first move) if it is legal at `root`, else the
+/// first legal move, else none (`Move::NULL`: the game is over).
+fn fallback_result(root: &Board, reported_best: Move) -> SearchResult {
+    let best = if !reported_best.is_null() && is_legal(root, reported_best) {
+        reported_best
+    } else {
+        let mut moves = MoveList::new();
+        generate_all(root, &mut moves);
+        moves.iter().next().copied().unwrap_or(Move::NULL)
+    };
+    SearchResult {
+        best,
+        ponder: None,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    /// Starts a depth-6 search of `board` whose progress reports panic from
+    /// the `panic_at`-th on (never when `None`); returns the moves `finish`
+    /// was given, in order, once the thread has been joined, and how the
+    /// join went.
+    fn search_reporting(
+        thread: &mut SearchThread,
+        board: &Board,
+        panic_at: Option<usize>,
+    ) -> (Vec<Move>, Option<Result<SearchResult, SearchFailed>>) {
+        let (sender, moves) = mpsc::channel();
+        let mut reports = 0;
+        thread
+            .start(
+                board.clone(),
+                Limits::depth(6),
+                0,
+                Arc::new(SearchShared::new(false)),
+                move |_| {
+                    reports += 1;
+                    if panic_at.is_some_and(|at| reports >= at) {
+                        panic!("a report failed (deliberately, in a test)");
+                    }
+                },
+                move |decided| {
+                    let _ = sender.send(decided.best);
+                },
+            )
+            .expect("a search thread");
+        let joined = thread.join();
+        (moves.try_iter().collect(), joined)
+    }
+
+    #[test]
+    fn a_panicking_search_still_gives_one_legal_move_and_the_next_search_works() {
+        let board =
+            Board::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+                .expect("a FEN");
+        let mut thread = SearchThread::new(1);
+        for panic_at in [1, 3] {
+            let (moves, joined) = search_reporting(&mut thread, &board, Some(panic_at));
+            assert_eq!(
+                joined,
+                Some(Err(SearchFailed)),
+                "panic at report {panic_at}"
+            );
+            assert_eq!(moves.len(), 1, "one move for the GUI: {moves:?}");
+            assert!(is_legal(&board, moves[0]), "{:?} is legal", moves[0]);
+        }
+        let (moves, joined) = search_reporting(&mut thread, &board, None);
+        assert!(matches!(joined, Some(Ok(_))), "the fresh searcher searches");
+        assert_eq!(moves.len(), 1);
+        assert!(is_legal(&board, moves[0]));
+    }
+
+    #[test]
+    fn the_fallback_is_the_reported_move_when_legal_and_else_a_legal_one() {
+        let board = Board::startpos();
+        let mut moves = MoveList::new();
+        generate_all(&board, &mut moves);
+        let last = *moves.iter().last().expect("moves");
+        assert_eq!(fallback_result(&board, last).best, last);
+        let first = *moves.iter().next().expect("moves");
+        assert_eq!(fallback_result(&board, Move::NULL).best, first);
+        let mated =
+            Board::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
+                .expect("a FEN");
+        assert!(fallback_result(&mated, Move::NULL).best.is_null());
+        // A move legal elsewhere but not here is not played.
+        assert_eq!(fallback_result(&mated, last).best, Move::NULL);
     }
 }

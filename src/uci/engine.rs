@@ -422,13 +422,13 @@ impl Engine {
     }
 }
 
-/// Tells the GUI about a search that failed (a bug: its thread panicked):
-/// it still gets a `bestmove`, and the engine goes on with a fresh
-/// searcher.
+/// Tells the GUI about a search that failed (its thread panicked). Its
+/// `bestmove` has gone out already, from the search thread
+/// ([`SearchThread::start`](crate::protocol::search_thread::SearchThread::start));
+/// the engine goes on with a fresh searcher.
 fn report_failure(joined: Option<Result<SearchResult, SearchFailed>>) {
     if let Some(Err(failure)) = joined {
         info_string(&failure.to_string());
-        send("bestmove 0000");
     }
 }
 
