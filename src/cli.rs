@@ -52,6 +52,9 @@ pub enum ArgError {
     NotUnicode(String),
     /// Two options that exclude each other.
     Conflict(&'static str, &'static str),
+    /// An option given without the other option it only modifies
+    /// (`--opponent-nodes` without `--opponent`).
+    Needs(&'static str, &'static str),
 }
 
 impl fmt::Display for ArgError {
@@ -74,6 +77,9 @@ impl fmt::Display for ArgError {
             ArgError::NotUnicode(word) => write!(f, "argument '{word}' is not valid UTF-8"),
             ArgError::Conflict(one, other) => {
                 write!(f, "options '{one}' and '{other}' cannot be used together")
+            }
+            ArgError::Needs(option, needed) => {
+                write!(f, "option '{option}' needs '{needed}'")
             }
         }
     }

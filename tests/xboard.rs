@@ -553,6 +553,12 @@ fn illegal_moves_and_bad_input_never_crash() {
     engine.send("ping");
     let said = engine.sync();
     assert_eq!(said.len(), 4, "{said:?}");
+    // The 100 kB line is refused whole, not run from its start.
+    assert!(
+        said.iter()
+            .any(|line| line.starts_with("Error (line longer than 16384 bytes): xxx")),
+        "{said:?}"
+    );
     // Still playing normally, even with absurd clocks.
     engine.send("new");
     engine.send("sd 2");

@@ -1,6 +1,7 @@
 //! Reading the GUI's input one line at a time. Invalid UTF-8 is replaced,
-//! never fatal, and a line may be cut at a length limit, so no input can
-//! panic the engine or make it hold an unbounded line in memory.
+//! never fatal, and a line may be cut at a length limit (the reader says
+//! when it was), so no input can panic the engine or make it hold an
+//! unbounded line in memory.
 
 use std::io::{self, BufRead};
 
@@ -10,6 +11,8 @@ pub struct LineReader<R> {
     input: R,
     buffer: Vec<u8>,
     max_bytes: usize,
+    /// Whether the last line returned was longer than `max_bytes`.
+    cut: bool,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -20,6 +23,7 @@ impl<R: BufRead> LineReader<R> {
             input,
             buffer: Vec::new(),
             max_bytes,
+            cut: false,
         }
     }
 
@@ -28,9 +32,19 @@ impl<R: BufRead> LineReader<R> {
     pub fn next_line(&mut self) -> Option<String> {
         self.buffer.clear();
         match read_bounded_line(&mut self.input, &mut self.buffer, self.max_bytes) {
-            Ok(true) => Some(String::from_utf8_lossy(&self.buffer).into_owned()),
-            Ok(false) | Err(_) => None,
+            Ok(Some(cut)) => {
+                self.cut = cut;
+                Some(String::from_utf8_lossy(&self.buffer).into_owned())
+            }
+            Ok(None) | Err(_) => None,
         }
+    }
+
+    /// Whether the line [`next_line`](Self::next_line) returned last was
+    /// cut at the length limit (the caller should refuse it rather than
+    /// act on its start).
+    pub fn last_line_was_cut(&self) -> bool {
+        self.cut
     }
 }
 
@@ -43,13 +57,14 @@ impl<R: BufRead> Iterator for LineReader<R> {
 }
 
 /// Reads one line into `buffer`, keeping at most `max_bytes` of it.
-/// Returns `false` at end of input.
+/// Returns `None` at end of input, else whether the line was cut.
 fn read_bounded_line(
     input: &mut impl BufRead,
     buffer: &mut Vec<u8>,
     max_bytes: usize,
-) -> io::Result<bool> {
+) -> io::Result<Option<bool>> {
     let mut read_any = false;
+    let mut cut = false;
     loop {
         let (used, done) = {
             let available = match input.fill_buf() {
@@ -58,7 +73,7 @@ fn read_bounded_line(
                 Err(e) => return Err(e),
             };
             if available.is_empty() {
-                return Ok(read_any);
+                return Ok(read_any.then_some(cut));
             }
             read_any = true;
             let (chunk, used, done) = match available.iter().position(|&b| b == b'\n') {
@@ -66,12 +81,13 @@ fn read_bounded_line(
                 None => (available, available.len(), false),
             };
             let room = max_bytes.saturating_sub(buffer.len());
+            cut |= chunk.len() > room;
             buffer.extend_from_slice(&chunk[..chunk.len().min(room)]);
             (used, done)
         };
         input.consume(used);
         if done {
-            return Ok(true);
+            return Ok(Some(cut));
         }
     }
 }
@@ -87,16 +103,45 @@ mod tests {
         let text = format!("ping 1\r\n{long}\nlast");
         let mut input = io::Cursor::new(text.into_bytes());
         let mut buffer = Vec::new();
-        assert!(read_bounded_line(&mut input, &mut buffer, MAX).unwrap());
+        assert_eq!(
+            read_bounded_line(&mut input, &mut buffer, MAX).unwrap(),
+            Some(false)
+        );
         assert_eq!(buffer, b"ping 1\r");
         buffer.clear();
-        assert!(read_bounded_line(&mut input, &mut buffer, MAX).unwrap());
+        assert_eq!(
+            read_bounded_line(&mut input, &mut buffer, MAX).unwrap(),
+            Some(true)
+        );
         assert_eq!(buffer.len(), MAX);
         buffer.clear();
-        assert!(read_bounded_line(&mut input, &mut buffer, MAX).unwrap());
+        assert_eq!(
+            read_bounded_line(&mut input, &mut buffer, MAX).unwrap(),
+            Some(false)
+        );
         assert_eq!(buffer, b"last");
         buffer.clear();
-        assert!(!read_bounded_line(&mut input, &mut buffer, MAX).unwrap());
+        assert_eq!(
+            read_bounded_line(&mut input, &mut buffer, MAX).unwrap(),
+            None
+        );
+    }
+
+    #[test]
+    fn the_reader_says_which_lines_were_cut() {
+        let exact = "y".repeat(8);
+        let text = format!("{exact}\n{exact}z\nok");
+        let mut reader = LineReader::new(io::Cursor::new(text.into_bytes()), 8);
+        let mut seen = Vec::new();
+        while let Some(line) = reader.next_line() {
+            seen.push((line, reader.last_line_was_cut()));
+        }
+        let expected = [
+            (exact.clone(), false),
+            (exact, true),
+            ("ok".to_string(), false),
+        ];
+        assert_eq!(seen, expected);
     }
 
     #[test]

@@ -284,7 +284,12 @@ pub fn parse(line: &str) -> Result<UciCommand, UciError> {
     let rest: Vec<&str> = tokens.collect();
     Ok(match keyword {
         Keyword::Uci => UciCommand::Uci,
-        Keyword::Debug => UciCommand::Debug(rest.first() != Some(&"off")),
+        Keyword::Debug => match rest.as_slice() {
+            [] | ["on"] => UciCommand::Debug(true),
+            ["off"] => UciCommand::Debug(false),
+            ["on" | "off", extra, ..] => return Err(unknown_parameter("debug", extra)),
+            [word, ..] => return Err(unknown_parameter("debug", word)),
+        },
         Keyword::IsReady => UciCommand::IsReady,
         Keyword::SetOption => parse_setoption(&rest)?,
         Keyword::Register => UciCommand::Register,
@@ -296,18 +301,28 @@ pub fn parse(line: &str) -> Result<UciCommand, UciError> {
         Keyword::Quit => UciCommand::Quit,
         Keyword::Display => UciCommand::Display,
         Keyword::Eval => UciCommand::Eval,
-        Keyword::Perft => {
-            let depth = rest.first().ok_or(UciError::MissingValue("perft"))?;
-            UciCommand::Perft(number("perft", depth)?)
-        }
-        Keyword::Bench => UciCommand::Bench(match rest.first() {
-            Some(d) => Some(number("bench", d)?),
-            None => None,
-        }),
+        Keyword::Perft => match rest.as_slice() {
+            [] => return Err(UciError::MissingValue("perft")),
+            [depth] => UciCommand::Perft(number("perft", depth)?),
+            [_, extra, ..] => return Err(unknown_parameter("perft", extra)),
+        },
+        Keyword::Bench => match rest.as_slice() {
+            [] => UciCommand::Bench(None),
+            [depth] => UciCommand::Bench(Some(number("bench", depth)?)),
+            [_, extra, ..] => return Err(unknown_parameter("bench", extra)),
+        },
         Keyword::Genfens => UciCommand::Genfens(parse_genfens(&rest)?),
         #[cfg(feature = "spsa")]
         Keyword::Spsa => UciCommand::Spsa,
     })
+}
+
+/// A word `command` does not take.
+fn unknown_parameter(command: &'static str, found: &str) -> UciError {
+    UciError::UnknownParameter {
+        command,
+        found: found.to_string(),
+    }
 }
 
 fn number(param: &'static str, text: &str) -> Result<u64, UciError> {
@@ -489,6 +504,31 @@ mod tests {
         assert!(matches!(parse("ISREADY"), Err(UciError::UnknownCommand(_))));
         assert_eq!(parse("joho debug on"), Ok(UciCommand::Debug(true)));
         assert_eq!(parse("   "), Err(UciError::Empty));
+    }
+
+    #[test]
+    fn words_a_command_does_not_take_are_refused_not_dropped() {
+        assert_eq!(parse("debug"), Ok(UciCommand::Debug(true)));
+        assert_eq!(parse("debug off"), Ok(UciCommand::Debug(false)));
+        assert_eq!(parse("perft 3"), Ok(UciCommand::Perft(3)));
+        assert_eq!(parse("bench"), Ok(UciCommand::Bench(None)));
+        assert_eq!(parse("bench 5"), Ok(UciCommand::Bench(Some(5))));
+        for (line, command, found) in [
+            ("debug foo", "debug", "foo"),
+            ("debug on now", "debug", "now"),
+            ("debug off on", "debug", "on"),
+            ("perft 5 junk", "perft", "junk"),
+            ("bench 8 nnue", "bench", "nnue"),
+        ] {
+            assert_eq!(
+                parse(line),
+                Err(UciError::UnknownParameter {
+                    command,
+                    found: found.into()
+                }),
+                "{line}"
+            );
+        }
     }
 
     #[test]

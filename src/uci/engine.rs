@@ -364,6 +364,14 @@ impl Engine {
     /// book lines are told on stderr, as `info string` lines.
     fn genfens(&mut self, params: GenfensParams) {
         self.jobs.retain(|job| !job.thread.is_finished());
+        // On stderr, like genfens's other warnings: OpenBench reads the
+        // openings from stdout. A mistyped `seed` or `book` lands here.
+        if !params.extra.is_empty() {
+            eprintln!(
+                "info string genfens takes only seed and book; unused: {}",
+                params.extra.join(" ")
+            );
+        }
         let stop = Arc::new(AtomicBool::new(false));
         let stop_flag = Arc::clone(&stop);
         let spawned = thread::Builder::new()

@@ -85,6 +85,8 @@ pub fn feature_line() -> String {
 enum Event {
     /// A line from the GUI.
     Line(String),
+    /// The first [`MAX_LINE_BYTES`] of a longer line: refused, not run.
+    LineTooLong(String),
     /// End of input (or a read error).
     Eof,
     /// The search with this id has decided its move (the result) and is
@@ -224,6 +226,10 @@ impl Engine {
                         break;
                     }
                 }
+                Event::LineTooLong(start) => reply_error(
+                    &format_args!("line longer than {MAX_LINE_BYTES} bytes"),
+                    &start,
+                ),
                 Event::SearchDone(id, result) => self.search_done(id, result),
                 Event::Eof => {
                     // Input ended while the engine was choosing a move
@@ -838,8 +844,14 @@ fn reply_error(reason: &dyn fmt::Display, line: &str) {
 
 /// Reads lines into events until end of input.
 fn read_lines(input: impl BufRead, events: &Sender<Event>) {
-    for line in LineReader::new(input, MAX_LINE_BYTES) {
-        if events.send(Event::Line(line)).is_err() {
+    let mut reader = LineReader::new(input, MAX_LINE_BYTES);
+    while let Some(line) = reader.next_line() {
+        let event = if reader.last_line_was_cut() {
+            Event::LineTooLong(line)
+        } else {
+            Event::Line(line)
+        };
+        if events.send(event).is_err() {
             return;
         }
     }

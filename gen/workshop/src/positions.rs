@@ -466,6 +466,9 @@ fn read_games(
 
 /// Parses one text line (`<fen> | <result> | <score>`, as `kiln-workshop
 /// datagen --text` writes) into a board, White's result and White's score.
+/// The score may be left out (or empty); one that is there must be a
+/// finite number, and anything after it makes the line bad (`None`), so
+/// that a damaged line is counted, not read as one without a score.
 pub fn parse_text_line(line: &str) -> Option<(Board, f64, Option<f64>)> {
     let mut fields = line.split('|').map(str::trim);
     let board = Board::from_fen(fields.next()?).ok()?;
@@ -475,7 +478,13 @@ pub fn parse_text_line(line: &str) -> Option<(Board, f64, Option<f64>)> {
         "0.0" | "0" | "0-1" => 0.0,
         _ => return None,
     };
-    let score = fields.next().and_then(|s| s.parse::<f64>().ok());
+    let score = match fields.next() {
+        None | Some("") => None,
+        Some(text) => Some(text.parse::<f64>().ok().filter(|score| score.is_finite())?),
+    };
+    if fields.next().is_some() {
+        return None;
+    }
     Some((board, result, score))
 }
 

@@ -127,6 +127,27 @@ pub struct Options {
     pub filter: LoadFilter,
 }
 
+/// The options of `tune` that only a fit reads (the load filter's among
+/// them): given with `--neutral`, they would be silently dropped.
+const FIT_ONLY_OPTIONS: [&str; 16] = [
+    "--data",
+    "--epochs",
+    "--batch",
+    "--lr",
+    "--lambda",
+    "--reg",
+    "--reg-towards",
+    "--holdout",
+    "--limit",
+    "--seed",
+    "--losses",
+    "--min-ply",
+    "--keep-check",
+    "--keep-noisy",
+    "--max-score",
+    "--min-men",
+];
+
 impl Options {
     /// Parses the arguments after `tune`.
     pub fn parse<I>(args: I) -> Result<Parsed<Options>, ArgError>
@@ -152,7 +173,13 @@ impl Options {
             filter: LoadFilter::default(),
         };
         let mut out = None;
+        // The first option given that only a fit reads: `--neutral` writes
+        // the neutral start without fitting, so it refuses them.
+        let mut fit_only = None;
         let parsed = for_each_option(args, |flag, args| {
+            if let Some(&name) = FIT_ONLY_OPTIONS.iter().find(|&&name| name == flag) {
+                fit_only.get_or_insert(name);
+            }
             match flag {
                 "--data" => o.data.push(args.value(flag)?),
                 "--out" => out = Some(args.value(flag)?),
@@ -199,11 +226,10 @@ impl Options {
             return Ok(Parsed::Help);
         }
         o.out = out.ok_or(ArgError::Missing("--out <params.txt>"))?;
-        if o.neutral && !o.data.is_empty() {
-            return Err(ArgError::Conflict("--neutral", "--data"));
-        }
-        if o.neutral && o.losses.is_some() {
-            return Err(ArgError::Conflict("--neutral", "--losses"));
+        if o.neutral
+            && let Some(name) = fit_only
+        {
+            return Err(ArgError::Conflict("--neutral", name));
         }
         if o.data.is_empty() && !o.neutral {
             return Err(ArgError::Missing("--data <file>"));
@@ -632,6 +658,21 @@ mod tests {
             parse("--neutral --out x --losses l"),
             Err(ArgError::Conflict("--neutral", "--losses"))
         );
+        // Every option of a fit is refused, not dropped; the first is named.
+        for option in FIT_ONLY_OPTIONS {
+            let value = match option {
+                "--keep-check" | "--keep-noisy" => String::new(),
+                "--reg-towards" => " neutral".to_string(),
+                "--data" | "--losses" => " f".to_string(),
+                "--holdout" | "--lambda" | "--reg" => " 0.1".to_string(),
+                _ => " 3".to_string(),
+            };
+            assert_eq!(
+                parse(&format!("--out x {option}{value} --neutral --epochs 3")),
+                Err(ArgError::Conflict("--neutral", option)),
+                "{option}"
+            );
+        }
     }
 
     #[test]
@@ -776,5 +817,14 @@ mod tests {
         assert_eq!(b.occupied().count(), 3);
         assert!(positions::parse_text_line("nonsense | 1.0 | 3").is_none());
         assert!(positions::parse_text_line("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 | 2.0").is_none());
+        let unscored = positions::parse_text_line("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 | 0.5");
+        assert_eq!(unscored.map(|(_, r, s)| (r, s)), Some((0.5, None)));
+        let empty = positions::parse_text_line("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 | 0.5 | ");
+        assert_eq!(empty.map(|(_, r, s)| (r, s)), Some((0.5, None)));
+        // A damaged score is a bad line, not a line without a score.
+        for score in ["nan", "inf", "-inf", "12x", "1e999", "3 | 4"] {
+            let line = format!("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 | 1.0 | {score}");
+            assert!(positions::parse_text_line(&line).is_none(), "{line}");
+        }
     }
 }

@@ -158,6 +158,7 @@ impl Options {
             evaluation: Evaluation::DEFAULT,
         };
         let mut out = None;
+        let mut opponent_nodes_given = false;
         let parsed = for_each_option(args, |flag, args| {
             match flag {
                 "--out" => out = Some(args.value(flag)?),
@@ -182,6 +183,7 @@ impl Options {
                 "--opponent" => options.opponent = Some(args.value(flag)?),
                 "--opponent-nodes" => {
                     options.opponent_nodes = args.number(flag, 1, 100_000_000)?;
+                    opponent_nodes_given = true;
                 }
                 "--eval" => options.evaluation = args.evaluation(flag)?,
                 _ => return Ok(false),
@@ -202,6 +204,9 @@ impl Options {
         // which the client does not speak.
         if options.dfrc && options.opponent.is_some() {
             return Err(ArgError::Conflict("--dfrc", "--opponent"));
+        }
+        if opponent_nodes_given && options.opponent.is_none() {
+            return Err(ArgError::Needs("--opponent-nodes", "--opponent"));
         }
         if let Some(hard) = options.hard_nodes
             && hard < options.nodes
@@ -320,6 +325,10 @@ mod tests {
         assert_eq!((o.opponent.as_deref(), o.opponent_nodes), (Some("sf"), 50));
         assert!(parse("--out x --games 1 --opponent").is_err());
         assert!(parse("--out x --games 1 --opponent-nodes 0").is_err());
+        assert_eq!(
+            parse("--out x --games 1 --opponent-nodes 50"),
+            Err(ArgError::Needs("--opponent-nodes", "--opponent"))
+        );
         let o = parse("--out x --games 1 --eval classical").unwrap();
         assert_eq!(o.evaluation, Evaluation::Classical);
         assert!(parse("--out x --games 1 --eval fast").is_err());
