@@ -4,11 +4,27 @@
 //! and talks to it over pipes.
 
 use std::fmt;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
 
 /// The score reported for a mate found by the other engine.
 pub const MATE_LABEL: i32 = 2_000;
+
+/// How long the engine may take to answer `uci` with `uciok`, or `isready`
+/// with `readyok`: a program that is no UCI engine (or a hung one) is an
+/// error after this, not a wait for ever. Searches have no such limit:
+/// their length is the caller's `go`.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long the engine may take to exit after `quit` before it is killed.
+const QUIT_TIMEOUT: Duration = Duration::from_secs(2);
+/// Longest line read from the engine; the rest of a longer one arrives as
+/// further lines (no UCI line comes near it).
+const MAX_LINE_BYTES: u64 = 64 * 1024;
+/// Lines the reading thread may hold before the client takes them.
+const LINES_AHEAD: usize = 1024;
 
 /// What one search of the other engine gave: its move (UCI notation, if it
 /// sent one that is not `(none)`) and its last exact score (side to move's
@@ -42,6 +58,13 @@ pub enum UciClientError {
     Read(io::Error),
     /// The engine closed its output (it exited or crashed).
     Exited,
+    /// The engine did not send the answer in time ([`ANSWER_TIMEOUT`]).
+    NoAnswer {
+        /// The answer waited for (`uciok`, `readyok`).
+        expected: &'static str,
+        /// How long it was waited for.
+        waited: Duration,
+    },
 }
 
 impl fmt::Display for UciClientError {
@@ -52,6 +75,11 @@ impl fmt::Display for UciClientError {
             Self::Write(e) => write!(f, "the engine stopped reading: {e}"),
             Self::Read(e) => write!(f, "cannot read from the engine: {e}"),
             Self::Exited => f.write_str("the engine exited"),
+            Self::NoAnswer { expected, waited } => write!(
+                f,
+                "the engine sent no '{expected}' within {} s (is it a UCI engine?)",
+                waited.as_secs()
+            ),
         }
     }
 }
@@ -61,16 +89,21 @@ impl std::error::Error for UciClientError {
         match self {
             Self::Start { source, .. } => Some(source),
             Self::Write(e) | Self::Read(e) => Some(e),
-            Self::NoPipes { .. } | Self::Exited => None,
+            Self::NoPipes { .. } | Self::Exited | Self::NoAnswer { .. } => None,
         }
     }
 }
 
-/// A running UCI engine, quit when dropped.
+/// A running UCI engine, quit when dropped (killed if it does not exit).
 pub struct UciClient {
     child: Child,
-    input: BufWriter<ChildStdin>,
-    output: BufReader<ChildStdout>,
+    /// `None` once closed, when the client is dropped.
+    input: Option<BufWriter<ChildStdin>>,
+    /// The engine's output lines, read on a thread of their own so that a
+    /// wait for an answer can give up.
+    lines: Receiver<io::Result<String>>,
+    /// How long `uciok` and `readyok` are waited for.
+    answer_timeout: Duration,
 }
 
 impl UciClient {
@@ -79,6 +112,16 @@ impl UciClient {
     /// # Errors
     /// The program cannot be started or does not complete the handshake.
     pub fn start(path: &str, hash_mib: u64) -> Result<UciClient, UciClientError> {
+        Self::start_answering_within(path, hash_mib, ANSWER_TIMEOUT)
+    }
+
+    /// [`start`](Self::start), with `answer_timeout` for `uciok` and
+    /// `readyok`.
+    fn start_answering_within(
+        path: &str,
+        hash_mib: u64,
+        answer_timeout: Duration,
+    ) -> Result<UciClient, UciClientError> {
         let mut child = Command::new(path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -93,10 +136,15 @@ impl UciClient {
                 path: path.to_string(),
             });
         };
+        let lines = read_lines_on_a_thread(output).map_err(|source| UciClientError::Start {
+            path: path.to_string(),
+            source,
+        })?;
         let mut engine = UciClient {
             child,
-            input: BufWriter::new(input),
-            output: BufReader::new(output),
+            input: Some(BufWriter::new(input)),
+            lines,
+            answer_timeout,
         };
         engine.send("uci")?;
         engine.wait_for("uciok")?;
@@ -125,7 +173,7 @@ impl UciClient {
         self.send(go)?;
         let mut reply = Reply::default();
         loop {
-            let line = self.read_line()?;
+            let line = self.read_line(None)?;
             let mut words = line.split_whitespace();
             match words.next() {
                 Some("bestmove") => {
@@ -146,29 +194,100 @@ impl UciClient {
     }
 
     fn send(&mut self, command: &str) -> Result<(), UciClientError> {
-        writeln!(self.input, "{command}")
-            .and_then(|()| self.input.flush())
+        let closed = || io::Error::new(io::ErrorKind::BrokenPipe, "input closed");
+        let input = self
+            .input
+            .as_mut()
+            .ok_or_else(closed)
+            .map_err(UciClientError::Write)?;
+        writeln!(input, "{command}")
+            .and_then(|()| input.flush())
             .map_err(UciClientError::Write)
     }
 
-    fn read_line(&mut self) -> Result<String, UciClientError> {
-        let mut line = String::new();
-        match self.output.read_line(&mut line) {
-            Ok(0) => Err(UciClientError::Exited),
-            Ok(_) => Ok(line),
-            Err(e) => Err(UciClientError::Read(e)),
+    /// The engine's next line, waiting until `deadline` (`None`: as long
+    /// as the engine lives); `expected` names what is waited for.
+    fn read_line(
+        &mut self,
+        deadline: Option<(Instant, &'static str)>,
+    ) -> Result<String, UciClientError> {
+        let received = match deadline {
+            None => self
+                .lines
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
+            // Checked first: an engine that talks without end always has a
+            // line ready, so the receive alone would never time out.
+            Some((deadline, _)) if Instant::now() >= deadline => Err(RecvTimeoutError::Timeout),
+            Some((deadline, _)) => self
+                .lines
+                .recv_timeout(deadline.saturating_duration_since(Instant::now())),
+        };
+        match received {
+            Ok(Ok(line)) => Ok(line),
+            Ok(Err(e)) => Err(UciClientError::Read(e)),
+            Err(RecvTimeoutError::Disconnected) => Err(UciClientError::Exited),
+            Err(RecvTimeoutError::Timeout) => Err(UciClientError::NoAnswer {
+                expected: deadline.map_or("", |(_, expected)| expected),
+                waited: self.answer_timeout,
+            }),
         }
     }
 
-    fn wait_for(&mut self, token: &str) -> Result<(), UciClientError> {
-        while self.read_line()?.split_whitespace().next() != Some(token) {}
+    /// Reads until a line starting with `token`, for at most the answer
+    /// timeout.
+    fn wait_for(&mut self, token: &'static str) -> Result<(), UciClientError> {
+        let deadline = Some((Instant::now() + self.answer_timeout, token));
+        while self.read_line(deadline)?.split_whitespace().next() != Some(token) {}
         Ok(())
     }
 }
 
+/// Starts a thread that sends each line of `output` (at most
+/// [`MAX_LINE_BYTES`] at a time) until it ends or fails; the receiver
+/// sees the end as a disconnection. The channel holds [`LINES_AHEAD`]
+/// lines: an engine that writes faster than the client reads waits for
+/// it rather than filling memory.
+fn read_lines_on_a_thread(output: ChildStdout) -> io::Result<Receiver<io::Result<String>>> {
+    let (sender, receiver) = mpsc::sync_channel(LINES_AHEAD);
+    thread::Builder::new()
+        .name("uci-client".into())
+        .spawn(move || {
+            let mut output = BufReader::new(output);
+            loop {
+                let mut line = String::new();
+                match (&mut output).take(MAX_LINE_BYTES).read_line(&mut line) {
+                    Ok(0) => return,
+                    Ok(_) => {
+                        if sender.send(Ok(line)).is_err() {
+                            return;
+                        }
+                    }
+                    Err(error) => {
+                        let _ = sender.send(Err(error));
+                        return;
+                    }
+                }
+            }
+        })?;
+    Ok(receiver)
+}
+
 impl Drop for UciClient {
+    /// Sends `quit` and closes the engine's input; an engine that has not
+    /// exited [`QUIT_TIMEOUT`] later is killed, so a hung one cannot hold
+    /// the tool.
     fn drop(&mut self) {
         let _ = self.send("quit");
+        self.input = None;
+        let deadline = Instant::now() + QUIT_TIMEOUT;
+        while Instant::now() < deadline {
+            match self.child.try_wait() {
+                Ok(Some(_)) | Err(_) => return,
+                Ok(None) => thread::sleep(Duration::from_millis(10)),
+            }
+        }
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }
@@ -211,6 +330,36 @@ mod tests {
         assert_eq!(parse_score("info depth 9 score cp 40 lowerbound"), None);
         assert_eq!(parse_score("info string hello"), None);
         assert_eq!(parse_score("info depth 3 score cp x"), None);
+    }
+
+    /// A program that reads its input and never answers (`cat` echoes
+    /// it, `yes` writes without end) is an error once the answer's time is
+    /// up, and dropping the client does not wait for it.
+    #[test]
+    fn a_program_that_is_no_uci_engine_is_an_error_not_a_hang() {
+        let timeout = Duration::from_millis(300);
+        for program in ["cat", "yes"] {
+            let started = Instant::now();
+            let error = UciClient::start_answering_within(program, 1, timeout).err();
+            assert!(
+                matches!(
+                    error,
+                    Some(UciClientError::NoAnswer {
+                        expected: "uciok",
+                        ..
+                    })
+                ),
+                "{program}: {error:?}"
+            );
+            // The answer's wait and the quit's, with room for a slow machine.
+            assert!(started.elapsed() < timeout + QUIT_TIMEOUT + Duration::from_secs(5));
+        }
+    }
+
+    #[test]
+    fn a_program_that_exits_at_once_is_an_error() {
+        let error = UciClient::start("true", 1).err();
+        assert!(matches!(error, Some(UciClientError::Exited)), "{error:?}");
     }
 
     #[test]
