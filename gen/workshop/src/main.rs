@@ -263,7 +263,7 @@ fn plot_command(args: Vec<OsString>) -> ExitCode {
     match plot::run(&options) {
         Ok(written) => {
             for path in written {
-                println!("{}", path.display());
+                let _ = writeln!(std::io::stdout(), "{}", path.display());
             }
             ExitCode::SUCCESS
         }

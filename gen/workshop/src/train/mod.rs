@@ -39,6 +39,9 @@ pub mod quantise;
 pub use command_line::{Options, USAGE};
 
 use std::fmt;
+// The loss lines go to stdout and are not checked: a reader that has gone
+// (`train | head`) stops seeing them, and the training and its files go on.
+use std::io::{self, Write as _};
 use std::ops::ControlFlow;
 use std::time::Instant;
 
@@ -180,7 +183,8 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
     };
     let check = &check[..check.len().min(CHECK_POSITIONS)];
     let quantisation_error = quantisation_error(&net, &header, &weights, check);
-    println!(
+    let _ = writeln!(
+        io::stdout(),
         "wrote {} ({} bytes, fingerprint {fingerprint:016x}); quantised vs float: mean |difference| {quantisation_error:.3} cp over {} positions",
         options.out,
         size,
@@ -270,7 +274,8 @@ fn train_network(
                 .map_err(TrainError::BuiltParams)?,
         )
     };
-    println!(
+    let _ = writeln!(
+        io::stdout(),
         "K {k:.6}, {} training and {held} held-out positions, hidden {}, input buckets {}{}, output buckets {}",
         positions.len(),
         options.hidden,
@@ -283,10 +288,10 @@ fn train_network(
         options.buckets
     );
     if let Some(loss) = hand_written {
-        println!("hand-written evaluation: held-out {loss:.6}");
+        let _ = writeln!(io::stdout(), "hand-written evaluation: held-out {loss:.6}");
     }
     if let Some(loss) = held_out_loss.first() {
-        println!("epoch 0 held-out {loss:.6}");
+        let _ = writeln!(io::stdout(), "epoch 0 held-out {loss:.6}");
     }
 
     // Where an earlier run of the same command stopped, if one did.
@@ -311,7 +316,8 @@ fn train_network(
         saved
             .restore_into(&mut net)
             .ok_or_else(|| corrupt("its network is not this run's shape"))?;
-        println!(
+        let _ = writeln!(
+            io::stdout(),
             "resuming from '{}': {} of {} epochs done",
             checkpoint_path.display(),
             saved.epochs.len(),
@@ -321,9 +327,11 @@ fn train_network(
             let h = epoch
                 .held_out
                 .map_or(String::new(), |h| format!(" held-out {h:.6}"));
-            println!(
+            let _ = writeln!(
+                io::stdout(),
                 "epoch {} loss {:.6}{h} (from the checkpoint)",
-                epoch.epoch, epoch.loss
+                epoch.epoch,
+                epoch.loss
             );
             losses.record(*epoch);
         }
@@ -377,7 +385,10 @@ fn train_network(
             let held_out = held_out(net);
             let h = held_out.map_or(String::new(), |h| format!(" held-out {h:.6}"));
             meter_cell.borrow().suspend(|| {
-                println!("epoch {epoch} loss {loss:.6}{h} ({seconds:.1} s)");
+                let _ = writeln!(
+                    io::stdout(),
+                    "epoch {epoch} loss {loss:.6}{h} ({seconds:.1} s)"
+                );
             });
             let record = EpochLoss {
                 epoch,
