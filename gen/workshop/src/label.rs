@@ -16,7 +16,7 @@
 //! the engine's own determinism at a fixed depth), and a run that is
 //! stopped keeps what it wrote. Every input position gives exactly one
 //! output line (a `#` comment where the engine gave no score), so
-//! `--append` knows from the output's line count where to go on.
+//! `--append` knows from the output's whole lines where to go on.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -53,7 +53,8 @@ is kept.
   --threads <n>            engine processes run at once (default 1)
   --hash <MiB>             hash per engine process (default 16)
   --append                 continue an output cut short: skip as many
-                           positions as it has lines, add the rest
+                           positions as it has whole lines (a last line
+                           cut short is removed), add the rest
   -h, --help               this help
 
 Whole numbers are decimal or 0x hex; options also take --option=value.";
@@ -131,6 +132,10 @@ pub struct Summary {
     pub skipped: u64,
     /// Positions an earlier run had already written (`--append`).
     pub resumed: u64,
+    /// Bytes of a last line without its newline that `--append` found
+    /// (a run killed while writing it) and removed: that position is
+    /// labelled again.
+    pub cut_bytes_removed: u64,
 }
 
 /// Why `kiln-workshop label` stopped.
@@ -211,11 +216,12 @@ pub fn run(options: &Options) -> Result<Summary, LabelError> {
         true
     })
     .map_err(LabelError::Data)?;
-    let resumed = if options.append {
-        lines_in(&options.out)?.min(inputs.len() as u64)
+    let whole = if options.append {
+        whole_lines(&options.out)?
     } else {
-        0
+        WholeLines::default()
     };
+    let resumed = whole.lines.min(inputs.len() as u64);
     let file = OpenOptions::new()
         .create(true)
         .write(true)
@@ -223,12 +229,20 @@ pub fn run(options: &Options) -> Result<Summary, LabelError> {
         .truncate(!options.append)
         .open(&options.out)
         .map_err(FileError::on(FileAction::Create, &options.out))?;
+    // A cut last line would run into the first new one: both positions
+    // would be lost in one malformed line.
+    let cut_bytes_removed = whole.cut_bytes;
+    if cut_bytes_removed > 0 {
+        file.set_len(whole.bytes)
+            .map_err(FileError::on(FileAction::Write, &options.out))?;
+    }
     let mut out = BufWriter::new(file);
     let todo = &inputs[resumed as usize..];
     let mut summary = Summary {
         labelled: 0,
         skipped: unreadable,
         resumed,
+        cut_bytes_removed,
     };
     let mut progress = Progress::new("label", "positions", Some(inputs.len() as u64));
     progress.resume_from(resumed);
@@ -303,19 +317,50 @@ fn write_in_order(
     Ok(())
 }
 
-/// The number of lines in `path`, 0 if it does not exist.
-fn lines_in(path: &str) -> Result<u64, LabelError> {
+/// What an output file to append to holds: its whole lines (each ended by
+/// a newline), and what follows the last of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct WholeLines {
+    /// The whole lines.
+    lines: u64,
+    /// The bytes they take, from the start of the file.
+    bytes: u64,
+    /// The bytes after them: a line cut short by a killed run.
+    cut_bytes: u64,
+}
+
+/// The whole lines of `path` (none if it does not exist).
+fn whole_lines(path: &str) -> Result<WholeLines, LabelError> {
     let file = match File::open(path) {
         Ok(file) => file,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(WholeLines::default());
+        }
         Err(error) => return Err(FileError::on(FileAction::Open, path)(error).into()),
     };
-    let mut count = 0;
-    for line in BufReader::new(file).lines() {
-        line.map_err(FileError::on(FileAction::Read, path))?;
-        count += 1;
+    let mut reader = BufReader::new(file);
+    let (mut whole, mut read) = (WholeLines::default(), 0u64);
+    loop {
+        let buffer = reader
+            .fill_buf()
+            .map_err(FileError::on(FileAction::Read, path))?;
+        if buffer.is_empty() {
+            break;
+        }
+        for (at, _) in buffer
+            .iter()
+            .enumerate()
+            .filter(|&(_, &byte)| byte == b'\n')
+        {
+            whole.lines += 1;
+            whole.bytes = read + at as u64 + 1;
+        }
+        let length = buffer.len();
+        read += length as u64;
+        reader.consume(length);
     }
-    Ok(count)
+    whole.cut_bytes = read - whole.bytes;
+    Ok(whole)
 }
 
 /// Labels batches of `inputs` with one engine, taking the next unclaimed

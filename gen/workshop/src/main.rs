@@ -211,6 +211,12 @@ fn label_command(args: Vec<OsString>) -> ExitCode {
                 0 => String::new(),
                 n => format!(" after the {n} it held"),
             };
+            if summary.cut_bytes_removed > 0 {
+                eprintln!(
+                    "kiln-workshop label: {} ended in a line cut short ({} bytes, from a killed run); removed, and its position labelled again",
+                    options.out, summary.cut_bytes_removed
+                );
+            }
             eprintln!(
                 "kiln-workshop label: wrote {} positions to {}{resumed} ({} skipped: malformed, or no score)",
                 summary.labelled, options.out, summary.skipped

@@ -66,6 +66,15 @@ fn label_rescores_positions_with_a_uci_engine() {
     let stderr = label(&["--append"]);
     assert_eq!(std::fs::read_to_string(&out).expect("output"), written);
     assert!(stderr.contains("after the 1 it held"), "{stderr}");
+
+    // Killed while writing its second line: the cut line is removed and
+    // its position labelled again, not run into the next line.
+    let second = written.lines().nth(1).expect("two lines");
+    std::fs::write(&out, format!("{first}\n{}", &second[..10])).expect("cut output");
+    let stderr = label(&["--append"]);
+    assert_eq!(std::fs::read_to_string(&out).expect("output"), written);
+    assert!(stderr.contains("after the 1 it held"), "{stderr}");
+    assert!(stderr.contains("cut short (10 bytes"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
