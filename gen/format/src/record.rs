@@ -482,6 +482,8 @@ pub struct Reader {
     path: String,
     /// Byte offset of the next record.
     offset: u64,
+    /// The bytes of a partial record found at the end (0 if none).
+    partial: usize,
 }
 
 impl Reader {
@@ -522,6 +524,7 @@ impl Reader {
             reader,
             path: name,
             offset: HEADER_BYTES as u64,
+            partial: 0,
         })
     }
 
@@ -538,20 +541,34 @@ impl Reader {
     /// The next whole record, or `None` at the end of the file. A partial
     /// record at the end (a write cut short by a kill) ends the file too:
     /// it belongs to a game without its end marker, which every reader of
-    /// games drops.
+    /// games drops; [`partial_record_bytes`](Self::partial_record_bytes)
+    /// says it was there.
     ///
     /// # Errors
     /// A [`DataError`] when the file cannot be read.
     pub fn next_record(&mut self) -> Result<Option<[u8; RECORD_BYTES]>, DataError> {
         let mut record = [0u8; RECORD_BYTES];
-        match self.reader.read_exact(&mut record) {
-            Ok(()) => {
-                self.offset += RECORD_BYTES as u64;
-                Ok(Some(record))
+        let mut filled = 0;
+        while filled < RECORD_BYTES {
+            match self.reader.read(&mut record[filled..]) {
+                Ok(0) => {
+                    self.partial = filled;
+                    return Ok(None);
+                }
+                Ok(n) => filled += n,
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(FileError::on(FileAction::Read, &self.path)(error).into()),
             }
-            Err(error) if error.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
-            Err(error) => Err(FileError::on(FileAction::Read, &self.path)(error).into()),
         }
+        self.offset += RECORD_BYTES as u64;
+        Ok(Some(record))
+    }
+
+    /// Once [`next_record`](Self::next_record) has returned `None`: the
+    /// bytes of a partial record it found at the end (0: the file ended on
+    /// a whole record).
+    pub fn partial_record_bytes(&self) -> usize {
+        self.partial
     }
 }
 

@@ -477,6 +477,33 @@ fn convert_to_viriformat_and_back_and_to_marlinformat() {
         summary.contains("(1 records after the last game's end left out)"),
         "{summary}"
     );
+    // Every tool on records says what it left out, and validate refuses a
+    // file that ends in a cut record, whole or partial.
+    let sorted = run(&Options::Sort {
+        input: records.clone(),
+        output: folder.file("sorted.bin"),
+    })
+    .unwrap();
+    assert!(
+        sorted.ends_with("; left out 1 records after the last game's end (a game cut short)"),
+        "{sorted}"
+    );
+    let validated = run(&Options::Validate {
+        input: records.clone(),
+    });
+    assert!(validated.is_err(), "{validated:?}");
+    let partial = folder.file("partial.bin");
+    let whole_game = bytes.len() - record::RECORD_BYTES;
+    std::fs::write(&partial, &bytes[..whole_game + 7]).unwrap();
+    let error = run(&Options::Validate {
+        input: partial.clone(),
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(error.contains("7 bytes of a record cut short"), "{error}");
+    std::fs::write(&partial, &bytes[..whole_game]).unwrap();
+    assert!(run(&Options::Validate { input: partial }).is_ok());
+
     let mut reader = PositionReader::open(&from_records).unwrap();
     for (board, (_, _, score)) in boards.iter().zip(&from_games) {
         let packed = reader.next_position().unwrap().unwrap();

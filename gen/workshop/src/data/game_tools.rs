@@ -523,6 +523,15 @@ pub(super) fn validate(input: &str, kind: DataKind) -> Result<String, DataToolEr
                     ),
                 }));
             }
+            let partial = reader.partial_record_bytes();
+            if partial > 0 {
+                return Err(DataToolError::Read(DataError::Format {
+                    path: input.to_string(),
+                    detail: format!(
+                        "{partial} bytes of a record cut short after the last game's end"
+                    ),
+                }));
+            }
             Ok(format!(
                 "'{input}': {games} games, {positions} positions, every one legal"
             ))

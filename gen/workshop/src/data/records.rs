@@ -1,8 +1,8 @@
 //! The data tools on files of the earlier 32-byte position records
 //! ([`kiln_format::record`]), which work on whole games: a game's
 //! positions and its end-of-game marker. Records after the last marker (a
-//! game cut short when self-play was killed) are left out of every output
-//! and counted in `stats`.
+//! game cut short when self-play was killed) are left out of every output,
+//! and every summary says how many.
 
 use kiln_format::record::{self, Game, GameResult, RECORD_BYTES};
 
@@ -13,6 +13,17 @@ fn positions(games: &[Game]) -> usize {
     games.iter().map(Game::positions).sum()
 }
 
+/// What a summary adds for the `cut` records after the last game's end
+/// that a tool left out.
+fn cut_short(summary: String, cut: usize) -> String {
+    match cut {
+        0 => summary,
+        n => {
+            format!("{summary}; left out {n} records after the last game's end (a game cut short)")
+        }
+    }
+}
+
 /// The positions of each game, for [`tail_start`].
 fn sizes(games: &[Game]) -> Vec<u64> {
     games.iter().map(|game| game.positions() as u64).collect()
@@ -20,20 +31,21 @@ fn sizes(games: &[Game]) -> Vec<u64> {
 
 /// `sort`: the games in game-number order.
 pub(super) fn sort(input: &str, output: &str) -> Result<String, DataToolError> {
-    let (mut games, _) = record::read_games(input)?;
+    let (mut games, cut) = record::read_games(input)?;
     // Stable: a number twice (files merged by hand) keeps its order.
     games.sort_by_key(|game| game.number);
     record::write_games(output, &games)?;
-    Ok(format!(
+    let summary = format!(
         "{} games, {} positions in game-number order",
         games.len(),
         positions(&games)
-    ))
+    );
+    Ok(cut_short(summary, cut))
 }
 
 /// `holdout`: the held games moved to the end.
 pub(super) fn holdout(input: &str, output: &str, held: &Held) -> Result<String, DataToolError> {
-    let (games, _) = record::read_games(input)?;
+    let (games, cut) = record::read_games(input)?;
     let is_held: Box<dyn Fn(&Game) -> bool> = match held {
         Held::Numbers(range) => {
             let range = range.clone();
@@ -51,11 +63,8 @@ pub(super) fn holdout(input: &str, output: &str, held: &Held) -> Result<String, 
     };
     let (held, train): (Vec<Game>, Vec<Game>) = games.into_iter().partition(is_held);
     record::write_games(output, train.iter().chain(&held))?;
-    Ok(super::split_summary(
-        positions(&train) as u64,
-        positions(&held) as u64,
-        "",
-    ))
+    let summary = super::split_summary(positions(&train) as u64, positions(&held) as u64, "");
+    Ok(cut_short(summary, cut))
 }
 
 /// `subset`: the first share of the training games, then the held-out
@@ -66,16 +75,13 @@ pub(super) fn subset(
     fraction: f64,
     holdout: f64,
 ) -> Result<String, DataToolError> {
-    let (games, _) = record::read_games(input)?;
+    let (games, cut_records) = record::read_games(input)?;
     let cut = tail_start(&sizes(&games), holdout);
     let (train, held) = games.split_at(cut);
     let keep = &train[..(train.len() as f64 * fraction) as usize];
     record::write_games(output, keep.iter().chain(held))?;
-    Ok(super::split_summary(
-        positions(keep) as u64,
-        positions(held) as u64,
-        "",
-    ))
+    let summary = super::split_summary(positions(keep) as u64, positions(held) as u64, "");
+    Ok(cut_short(summary, cut_records))
 }
 
 /// `stats`: games, positions, results, seeds.
