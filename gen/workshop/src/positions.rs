@@ -266,6 +266,31 @@ impl LoadFilter {
     }
 }
 
+/// Refuses a load filter other than the default when none of `paths` is
+/// a game file: the filter chooses positions as games are replayed, and
+/// files of positions are read whole, so it would go unused.
+///
+/// # Errors
+/// A [`DataError`] naming the first file, or one that cannot be read.
+pub fn check_filter_applies(paths: &[&str], filter: &LoadFilter) -> Result<(), DataError> {
+    if *filter == LoadFilter::default() {
+        return Ok(());
+    }
+    for path in paths {
+        if detect(path)? == DataKind::Games {
+            return Ok(());
+        }
+    }
+    Err(DataError::Format {
+        path: paths
+            .first()
+            .map_or_else(String::new, |path| path.to_string()),
+        detail: "the load-filter options (--min-ply, --max-score, ...) choose the positions of \
+                 game files, and no data file here is one"
+            .into(),
+    })
+}
+
 /// What [`read_positions`] hands on for each position.
 #[derive(Clone, Debug)]
 pub struct DataPosition {

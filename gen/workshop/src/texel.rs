@@ -276,6 +276,8 @@ pub fn is_trainable(board: &Board) -> bool {
 /// Loads and traces the training positions; returns them and the number
 /// of lines that could not be parsed.
 pub fn load(options: &Options, k_score: f64) -> Result<(Vec<Sample>, u64), DataError> {
+    let files: Vec<&str> = options.data.iter().map(String::as_str).collect();
+    positions::check_filter_applies(&files, &options.filter)?;
     let mut samples = Vec::new();
     let mut bad = 0;
     let limit = options.limit.unwrap_or(usize::MAX);

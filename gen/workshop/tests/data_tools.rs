@@ -477,6 +477,32 @@ fn convert_to_viriformat_and_back_and_to_marlinformat() {
         summary.contains("(1 records after the last game's end left out)"),
         "{summary}"
     );
+    // The load filter chooses positions of games: given for records, whose
+    // positions were chosen when written, it is refused, not unused.
+    let min_ply_20 = LoadFilter {
+        min_ply: 20,
+        ..LoadFilter::default()
+    };
+    let error = run(&Options::Stats {
+        input: records.clone(),
+        filter: min_ply_20.clone(),
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(error.contains("the load-filter options"), "{error}");
+    assert!(
+        run(&Options::Convert {
+            input: records.clone(),
+            output: folder.file("filtered.mf"),
+            to: Target::Marlinformat,
+            filter: min_ply_20.clone(),
+        })
+        .is_err()
+    );
+    assert!(positions::check_filter_applies(&[&records], &min_ply_20).is_err());
+    assert!(positions::check_filter_applies(&[&records], &LoadFilter::default()).is_ok());
+    assert!(positions::check_filter_applies(&[&records, &path], &min_ply_20).is_ok());
+
     // Every tool on records says what it left out, and validate refuses a
     // file that ends in a cut record, whole or partial.
     let sorted = run(&Options::Sort {

@@ -8,7 +8,7 @@ use kiln_format::marlin::{self as position_file, DataKind, PositionWriter};
 use kiln_format::record::Reader;
 
 use super::game_tools::{each_game, replay_game};
-use super::{DataToolError, Target, kind_of, wrong_kind};
+use super::{DataToolError, Target, kind_of, unfiltered, wrong_kind};
 use crate::games;
 use crate::positions::LoadFilter;
 
@@ -20,6 +20,10 @@ pub(super) fn convert(
     filter: &LoadFilter,
 ) -> Result<String, DataToolError> {
     let kind = kind_of(input)?;
+    // Only games turned into positions are replayed and filtered.
+    if !(to == Target::Marlinformat && kind == DataKind::Games) {
+        unfiltered(input, kind, filter)?;
+    }
     match (to, kind) {
         (Target::Viriformat, DataKind::Games) => {
             let games = game::write_viriformat(input, output)?;

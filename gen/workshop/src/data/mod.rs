@@ -601,6 +601,20 @@ fn wrong_kind(path: &str, kind: DataKind, needs: &str) -> DataToolError {
     }
 }
 
+/// Refuses load-filter options (`--min-ply`, `--max-score`, …) where they
+/// would go unused: they choose positions while a game file is replayed,
+/// and a file of positions, or a tool that copies games whole, reads none.
+fn unfiltered(path: &str, kind: DataKind, filter: &LoadFilter) -> Result<(), DataToolError> {
+    if *filter == LoadFilter::default() {
+        return Ok(());
+    }
+    Err(wrong_kind(
+        path,
+        kind,
+        "the load-filter options choose the positions of a game file as it is replayed, and here none is",
+    ))
+}
+
 /// Refuses an output that is one of the inputs (the same file, by
 /// whatever name): the tools create their output before they are done
 /// reading.
@@ -664,7 +678,10 @@ pub fn run(options: &Options, out: &mut dyn Write) -> Result<String, DataToolErr
                     DataKind::Records,
                     "holdout --apart reads game files",
                 )),
-                DataKind::Records => records::holdout(input, output, held),
+                DataKind::Records => {
+                    unfiltered(input, DataKind::Records, filter)?;
+                    records::holdout(input, output, held)
+                }
                 DataKind::Games => {
                     game_tools::holdout(input, output, held, apart.as_deref(), filter)
                 }
@@ -684,7 +701,10 @@ pub fn run(options: &Options, out: &mut dyn Write) -> Result<String, DataToolErr
         } => {
             distinct(&[input], output)?;
             match kind_of(input)? {
-                DataKind::Records => records::subset(input, output, *fraction, *holdout),
+                DataKind::Records => {
+                    unfiltered(input, DataKind::Records, filter)?;
+                    records::subset(input, output, *fraction, *holdout)
+                }
                 DataKind::Games => game_tools::subset(input, output, *fraction, *holdout, filter),
                 kind => Err(wrong_kind(
                     input,
@@ -694,9 +714,15 @@ pub fn run(options: &Options, out: &mut dyn Write) -> Result<String, DataToolErr
             }
         }
         Options::Stats { input, filter } => match kind_of(input)? {
-            DataKind::Records => records::stats(input),
+            DataKind::Records => {
+                unfiltered(input, DataKind::Records, filter)?;
+                records::stats(input)
+            }
             DataKind::Games => game_tools::stats(input, filter),
-            DataKind::Marlinformat => game_tools::position_stats(input),
+            DataKind::Marlinformat => {
+                unfiltered(input, DataKind::Marlinformat, filter)?;
+                game_tools::position_stats(input)
+            }
             kind => Err(wrong_kind(input, kind, "stats reads binary data files")),
         },
         Options::Validate { input } => game_tools::validate(input, kind_of(input)?),

@@ -48,7 +48,7 @@ use std::time::Instant;
 use super::progress::Progress;
 use super::trace::BuiltParamsError;
 use crate::fit::{self, EpochLoss, LossLog};
-use crate::positions::DataError;
+use crate::positions::{self, DataError};
 use checkpoint::{Checkpoint, CheckpointError, Identity};
 use data::{MAX_ACTIVE, Position};
 use kiln_format::net::{self as net_file, NetHeader, WriteError};
@@ -227,6 +227,13 @@ fn train_network(
     losses: &mut LossLog,
     stop_after: Option<u32>,
 ) -> Result<Trained, TrainError> {
+    let files: Vec<&str> = options
+        .data
+        .iter()
+        .chain(&options.held_out)
+        .map(String::as_str)
+        .collect();
+    positions::check_filter_applies(&files, &options.filter)?;
     let loaded = data::load(&options.data, &options.filter)?;
     let mut positions = loaded.positions;
     if positions.is_empty() {
