@@ -78,6 +78,14 @@ pub enum TrainError {
     File(FileError),
     /// The run's checkpoint cannot be read, or belongs to another run.
     Checkpoint(CheckpointError),
+    /// The network's copies for this shape and thread count would not fit
+    /// in the machine's memory.
+    TooLarge {
+        /// What they would take, in MiB.
+        needed_mib: u64,
+        /// The machine's physical memory, in MiB.
+        physical_mib: u64,
+    },
 }
 
 impl fmt::Display for TrainError {
@@ -96,6 +104,15 @@ impl fmt::Display for TrainError {
             TrainError::Write(error) => write!(f, "cannot encode the network: {error}"),
             TrainError::File(error) => error.fmt(f),
             TrainError::Checkpoint(error) => error.fmt(f),
+            TrainError::TooLarge {
+                needed_mib,
+                physical_mib,
+            } => write!(
+                f,
+                "this network shape and --threads need {needed_mib} MiB for the network's copies \
+                 (one a thread), more than the machine's {physical_mib} MiB: use fewer threads \
+                 or a smaller network"
+            ),
         }
     }
 }
@@ -108,7 +125,7 @@ impl std::error::Error for TrainError {
             TrainError::Write(error) => Some(error),
             TrainError::File(error) => Some(error),
             TrainError::Checkpoint(error) => Some(error),
-            TrainError::NoPositions | TrainError::NoScores => None,
+            TrainError::NoPositions | TrainError::NoScores | TrainError::TooLarge { .. } => None,
         }
     }
 }
@@ -116,6 +133,32 @@ impl std::error::Error for TrainError {
 impl From<DataError> for TrainError {
     fn from(error: DataError) -> Self {
         TrainError::Data(error)
+    }
+}
+
+/// Refuses a run whose network copies would not fit in `physical_mib`
+/// (when known): the network, Adam's two moments, a gradient a thread and
+/// one more. An allocation that fails aborts the process with no message
+/// a user can act on; the positions, which grow with the data given, are
+/// not counted.
+fn check_memory(options: &Options, physical_mib: Option<u64>) -> Result<(), TrainError> {
+    let parameters = model::Network::parameter_count(
+        options.hidden,
+        options.king_buckets,
+        options.buckets,
+        options.factorise,
+    ) as u64;
+    let copies = options.threads as u64 + 4;
+    let needed_mib = parameters
+        .saturating_mul(std::mem::size_of::<f32>() as u64)
+        .saturating_mul(copies)
+        >> 20;
+    match physical_mib {
+        Some(physical_mib) if needed_mib > physical_mib => Err(TrainError::TooLarge {
+            needed_mib,
+            physical_mib,
+        }),
+        _ => Ok(()),
     }
 }
 
@@ -234,6 +277,7 @@ fn train_network(
         .map(String::as_str)
         .collect();
     positions::check_filter_applies(&files, &options.filter)?;
+    check_memory(options, kiln::protocol::memory::physical_mib())?;
     let loaded = data::load(&options.data, &options.filter)?;
     let mut positions = loaded.positions;
     if positions.is_empty() {
@@ -744,6 +788,28 @@ mod tests {
         ];
         args.extend_from_slice(extra);
         Options::parse(args.iter().copied()).unwrap().run().unwrap()
+    }
+
+    /// A shape and thread count whose copies of the network exceed the
+    /// machine's memory is refused before anything is allocated.
+    #[test]
+    fn a_network_too_large_for_the_memory_is_refused() {
+        let small = tiny_options("x.nnue", &["--data", "d"]);
+        assert!(check_memory(&small, Some(1)).is_ok());
+        let huge = tiny_options(
+            "x.nnue",
+            &["--data", "d", "--hidden", "4096", "--threads", "1024"],
+        );
+        // 768 × 4096 + … weights, 4 bytes each, 1,028 copies: about 12 GiB.
+        let error = check_memory(&huge, Some(8 * 1024)).unwrap_err();
+        assert!(
+            matches!(error, TrainError::TooLarge { needed_mib, physical_mib: 8192 } if needed_mib > 12_000),
+            "{error}"
+        );
+        assert!(
+            check_memory(&huge, None).is_ok(),
+            "unknown memory: no check"
+        );
     }
 
     /// A tiny run lowers the held-out loss (the target mostly the

@@ -56,6 +56,18 @@ fn screlu(x: f32) -> f32 {
 }
 
 impl Network {
+    /// The number of weights and biases of a network of this shape (what
+    /// [`zeros`](Self::zeros) allocates).
+    pub fn parameter_count(
+        hidden: usize,
+        kings: KingBuckets,
+        buckets: usize,
+        factoriser: bool,
+    ) -> usize {
+        let columns = (kings.count() + usize::from(factoriser)) * INPUTS;
+        columns * hidden + hidden + 2 * hidden * buckets + buckets
+    }
+
     /// All zeros: an empty gradient.
     pub fn zeros(hidden: usize, kings: KingBuckets, buckets: usize, factoriser: bool) -> Network {
         let columns = (kings.count() + usize::from(factoriser)) * INPUTS;
