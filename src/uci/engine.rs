@@ -364,11 +364,13 @@ impl Engine {
     /// book lines are told on stderr, as `info string` lines.
     fn genfens(&mut self, params: GenfensParams) {
         self.jobs.retain(|job| !job.thread.is_finished());
-        // On stderr, like genfens's other warnings: OpenBench reads the
-        // openings from stdout. A mistyped `seed` or `book` lands here.
+        // On stderr, like genfens's other warnings. OpenBench reads stdout
+        // and stderr together and takes every line that starts with `info
+        // string genfens ` for an opening, so this one must not. A mistyped
+        // `seed` or `book` lands here.
         if !params.extra.is_empty() {
             eprintln!(
-                "info string genfens takes only seed and book; unused: {}",
+                "info string unused genfens words (it takes seed and book): {}",
                 params.extra.join(" ")
             );
         }
