@@ -58,7 +58,7 @@ pub enum UciClientError {
     Read(io::Error),
     /// The engine closed its output (it exited or crashed).
     Exited,
-    /// The engine did not send the answer in time ([`ANSWER_TIMEOUT`]).
+    /// The engine did not send the answer in time (`ANSWER_TIMEOUT`).
     NoAnswer {
         /// The answer waited for (`uciok`, `readyok`).
         expected: &'static str,
@@ -275,7 +275,7 @@ fn read_lines_on_a_thread(output: ChildStdout) -> io::Result<Receiver<io::Result
 
 impl Drop for UciClient {
     /// Sends `quit` and closes the engine's input; an engine that has not
-    /// exited [`QUIT_TIMEOUT`] later is killed, so a hung one cannot hold
+    /// exited `QUIT_TIMEOUT` later is killed, so a hung one cannot hold
     /// the tool.
     fn drop(&mut self) {
         let _ = self.send("quit");
