@@ -353,7 +353,11 @@ fn resigns_only_when_enabled() {
     engine.send(&format!("setboard {mated}"));
     engine.send("sd 4");
     engine.send("go");
-    engine.expect_move();
+    let (before, _) = engine.expect_move();
+    assert!(
+        before.iter().all(|l| l != "resign"),
+        "resigned with Resign off: {before:?}"
+    );
     engine.send("new");
     engine.send("option Resign=1");
     engine.send("force");

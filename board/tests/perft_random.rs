@@ -327,6 +327,24 @@ fn check_position(board: &mut Board) -> MoveList {
 }
 
 fn play_random_game(start: &Board, rng: &mut Rng, max_plies: usize) -> usize {
+    play_random_game_counting(start, rng, max_plies, &mut SpecialMoves::default())
+}
+
+/// The moves of the random games that the make/unmake checks most need.
+#[derive(Default)]
+struct SpecialMoves {
+    promotions: usize,
+    en_passant: usize,
+}
+
+/// [`play_random_game`], adding the promotions and en passant captures it
+/// played to `seen`.
+fn play_random_game_counting(
+    start: &Board,
+    rng: &mut Rng,
+    max_plies: usize,
+    seen: &mut SpecialMoves,
+) -> usize {
     let mut board = start.clone();
     let mut plies = 0;
     for _ in 0..max_plies {
@@ -335,6 +353,8 @@ fn play_random_game(start: &Board, rng: &mut Rng, max_plies: usize) -> usize {
             break;
         }
         let mv = moves[rng.index(moves.len())];
+        seen.promotions += usize::from(mv.is_promotion());
+        seen.en_passant += usize::from(mv.is_en_passant());
         board.make_move(mv);
         plies += 1;
     }
@@ -382,6 +402,7 @@ fn random_games_from_suite_positions() {
 fn random_endgames_with_promotions_and_en_passant() {
     // Sparse boards reach promotions, en passant and checks far more often.
     let mut rng = Rng::new(42);
+    let mut seen = SpecialMoves::default();
     for fen in [
         "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1",
         "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
@@ -391,9 +412,16 @@ fn random_endgames_with_promotions_and_en_passant() {
     ] {
         let start = Board::from_fen(fen).expect("valid");
         for _ in 0..300 {
-            play_random_game(&start, &mut rng, 200);
+            play_random_game_counting(&start, &mut rng, 200, &mut seen);
         }
     }
+    // The moves the name promises were played, many times.
+    assert!(seen.promotions > 100, "{} promotions", seen.promotions);
+    assert!(
+        seen.en_passant > 10,
+        "{} en passant captures",
+        seen.en_passant
+    );
 }
 
 #[test]
@@ -432,7 +460,7 @@ fn random_placements_including_multiple_checks() {
     // against the reference; rejected ones must fail cleanly.
     let mut rng = Rng::new(0x0dd_ba11);
     let letters = ['P', 'N', 'B', 'R', 'Q', 'p', 'n', 'b', 'r', 'q'];
-    let mut accepted = 0;
+    let (mut accepted, mut double_checks) = (0, 0);
     for _ in 0..20_000 {
         let mut squares = [None::<char>; 64];
         squares[rng.index(64)] = Some('K');
@@ -460,6 +488,7 @@ fn random_placements_including_multiple_checks() {
         let fen = format!("{placement} {side} - - 0 1");
         if let Ok(mut board) = Board::from_fen(&fen) {
             accepted += 1;
+            double_checks += usize::from(board.checkers().count() >= 2);
             let moves = check_position(&mut board);
             // One ply deeper, too.
             for &mv in moves.iter().take(8) {
@@ -470,4 +499,8 @@ fn random_placements_including_multiple_checks() {
         }
     }
     assert!(accepted > 5_000, "{accepted}");
+    assert!(
+        double_checks > 0,
+        "no double check among {accepted} positions"
+    );
 }

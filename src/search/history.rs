@@ -247,3 +247,37 @@ impl HistoryView<'_> {
 fn gravity(entry: &mut i32, bonus: i32) {
     *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// Any run of bonuses no larger than `HISTORY_MAX` either way keeps an
+    /// entry within ±`HISTORY_MAX` (the bound the move ordering's sums and
+    /// the reductions' divisor rely on), with the integer rounding.
+    #[test]
+    fn gravity_keeps_entries_within_the_history_bound() {
+        let mut rng = Rng::new(11);
+        let mut seen_near_the_bound = false;
+        for run in 0..200 {
+            let mut entry = rng.below(2 * HISTORY_MAX as u64 + 1) as i32 - HISTORY_MAX;
+            // Some runs push one way with the largest bonus, the rest at random.
+            let push = [HISTORY_MAX, -HISTORY_MAX, 0][run % 3];
+            for _ in 0..1_000 {
+                let bonus = if push != 0 {
+                    push
+                } else {
+                    rng.below(2 * HISTORY_MAX as u64 + 1) as i32 - HISTORY_MAX
+                };
+                gravity(&mut entry, bonus);
+                assert!(
+                    entry.abs() <= HISTORY_MAX,
+                    "{entry} after a bonus of {bonus}"
+                );
+                seen_near_the_bound |= entry.abs() >= HISTORY_MAX - 1;
+            }
+        }
+        assert!(seen_near_the_bound, "the runs reached the bound");
+    }
+}

@@ -258,9 +258,12 @@ fn start_key_is_built_from_the_public_keys() {
 fn seed_and_fingerprint_are_reported() {
     // The default build uses kiln-gen's default seed; a KILN_SEED build
     // reports that seed instead.
-    match option_env!("KILN_SEED") {
-        None | Some("") => assert_eq!(t::SEED, 0x0000_4B49_4C4E_2021),
-        Some(_) => {}
+    match option_env!("KILN_SEED").filter(|text| !text.trim().is_empty()) {
+        None => assert_eq!(t::SEED, 0x0000_4B49_4C4E_2021),
+        Some(text) => {
+            let seed = kiln_gen::parse_seed(text).expect("the build accepted KILN_SEED");
+            assert_eq!(t::SEED, seed, "KILN_SEED={text}");
+        }
     }
     assert_ne!(t::FINGERPRINT, 0);
 }

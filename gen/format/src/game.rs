@@ -1038,7 +1038,13 @@ mod tests {
             "{error}"
         );
         std::fs::write(&path, b"KILNDATA").unwrap();
-        assert!(GameReader::open(&path).is_err());
+        let error = GameReader::open(&path).err().expect("a header cut short");
+        assert!(
+            error
+                .to_string()
+                .contains("too short for a game file header"),
+            "{error}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

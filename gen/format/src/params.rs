@@ -555,6 +555,10 @@ mod tests {
         let params = parse(ENGINE_PARAMS).expect("the engine's file parses");
         assert_eq!(params.phase[5], 0, "kings do not count for the phase");
         let text = render(ENGINE_PARAMS, &params).expect("renders");
+        assert_eq!(
+            text, ENGINE_PARAMS,
+            "rendered with its own values, byte for byte"
+        );
         assert_eq!(parse(&text), Ok(params));
     }
 

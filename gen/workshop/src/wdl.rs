@@ -379,7 +379,7 @@ mod tests {
     }
 
     #[test]
-    fn the_built_in_model_is_scored_in_pawns() {
+    fn a_model_scaled_to_centipawns_scores_as_it_does_in_pawns() {
         let in_pawns = WdlModel {
             a: [0.0, 0.0, 0.5, 1.0],
             b: [0.0, 0.0, 0.2, 0.6],

@@ -153,7 +153,6 @@ mod tests {
         let (header, weights, fingerprint) = kiln_format::net::read(&bytes).expect("a network");
         assert_eq!(fingerprint, network::FINGERPRINT, "{}", path.display());
         assert_eq!(header.king_buckets, network::KING_BUCKETS);
-        let mut checked = 0;
         for fen in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8",
@@ -169,8 +168,6 @@ mod tests {
             let count = position.features(&header.king_buckets, &mut us, &mut them);
             let trainer = evaluate(&header, &weights, &us[..count], &them[..count]);
             assert_eq!(nnue::evaluate_fresh(&board), trainer, "{fen}");
-            checked += 1;
         }
-        assert_eq!(checked, 6);
     }
 }
