@@ -329,7 +329,9 @@ mod tests {
     use super::*;
     use std::sync::mpsc;
 
-    /// Starts a depth-6 search of `board` whose progress reports panic from
+    /// Starts a 300 ms search of `board` (helpers, whose limit is only the
+    /// main thread's word, search until told to stop) whose progress
+    /// reports panic from
     /// the `panic_at`-th on (never when `None`); returns the moves `finish`
     /// was given, in order, once the thread has been joined, and how the
     /// join went.
@@ -343,7 +345,10 @@ mod tests {
         thread
             .start(
                 board.clone(),
-                Limits::depth(6),
+                Limits {
+                    movetime: Some(300),
+                    ..Limits::default()
+                },
                 0,
                 Arc::new(SearchShared::new(false)),
                 move |_| {
@@ -366,21 +371,27 @@ mod tests {
         let board =
             Board::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
                 .expect("a FEN");
-        let mut thread = SearchThread::new(1);
-        for panic_at in [1, 3] {
-            let (moves, joined) = search_reporting(&mut thread, &board, Some(panic_at));
-            assert_eq!(
-                joined,
-                Some(Err(SearchFailed)),
-                "panic at report {panic_at}"
-            );
-            assert_eq!(moves.len(), 1, "one move for the GUI: {moves:?}");
-            assert!(is_legal(&board, moves[0]), "{:?} is legal", moves[0]);
+        // With helper threads too: they must stop when the main thread
+        // panics, or the search thread would wait for them for ever.
+        for threads in [1, 2] {
+            let mut thread = SearchThread::new(1);
+            thread.set_threads(threads);
+            for panic_at in [1, 3] {
+                let (moves, joined) = search_reporting(&mut thread, &board, Some(panic_at));
+                let case = format!("{threads} threads, panic at report {panic_at}");
+                assert_eq!(joined, Some(Err(SearchFailed)), "{case}");
+                assert_eq!(moves.len(), 1, "one move for the GUI: {moves:?}, {case}");
+                assert!(
+                    is_legal(&board, moves[0]),
+                    "{:?} is legal, {case}",
+                    moves[0]
+                );
+            }
+            let (moves, joined) = search_reporting(&mut thread, &board, None);
+            assert!(matches!(joined, Some(Ok(_))), "the fresh searcher searches");
+            assert_eq!(moves.len(), 1);
+            assert!(is_legal(&board, moves[0]));
         }
-        let (moves, joined) = search_reporting(&mut thread, &board, None);
-        assert!(matches!(joined, Some(Ok(_))), "the fresh searcher searches");
-        assert_eq!(moves.len(), 1);
-        assert!(is_legal(&board, moves[0]));
     }
 
     #[test]

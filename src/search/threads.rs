@@ -287,6 +287,11 @@ impl Searcher {
         // then passes on to the protocol layer, which recovers with a
         // fresh searcher.
         let mut result = thread::scope(|scope| {
+            // The helpers search until told to stop, and the scope waits
+            // for them: should the main thread panic, this stops them as
+            // it unwinds, so the panic reaches the protocol layer (which
+            // still gives a move) instead of the scope waiting for ever.
+            let _stop_helpers = StopOnDrop(&sync.stop);
             launch_helpers(scope, slots, 1, launch);
             let mut result = self.iterate(board, start, report);
             sync.stop.store(true, Ordering::Relaxed);
@@ -324,6 +329,15 @@ impl Searcher {
         self.helpers = helpers;
         result.nodes = self.total_nodes;
         result
+    }
+}
+
+/// Raises its flag when dropped, on the normal path and when unwinding.
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
