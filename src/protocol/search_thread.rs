@@ -23,13 +23,27 @@ use kiln_board::{Board, Move, MoveList, generate_all, is_legal};
 /// A search that could not finish: its thread panicked (a bug, or a
 /// damaged tablebase file read by the prober). The move was still given
 /// (see [`SearchThread::start`]); the searcher has been replaced by a fresh
-/// one, so the transposition table and statistics are lost.
+/// one, so the transposition table and statistics are lost, and any
+/// Syzygy tables were unloaded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchFailed;
+pub struct SearchFailed {
+    /// Whether Syzygy tables were loaded, and so were unloaded: a damaged
+    /// table leaves the prober, which exists once per process, failing on
+    /// every table it has not opened yet, so each later search would fail
+    /// the same way.
+    pub tablebases_unloaded: bool,
+}
 
 impl std::fmt::Display for SearchFailed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("internal error: the search thread failed; hash table reset")
+        f.write_str("internal error: the search thread failed; hash table reset")?;
+        if self.tablebases_unloaded {
+            f.write_str(
+                "; Syzygy tables unloaded (a damaged table file can cause this: \
+                 check them, then restart the engine to use them again)",
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -215,10 +229,14 @@ impl SearchThread {
                 Ok(result)
             }
             Err(_) => {
-                // A panic in the search is a bug; keep the protocol alive
-                // with a fresh searcher rather than dying with it.
+                // A panic in the search is a bug or a damaged table; keep
+                // the protocol alive with a fresh searcher rather than dying
+                // with it, and without tables that may fail it again.
+                let tablebases_unloaded = self.tablebases.take().is_some();
                 self.idle = Some(self.fresh_searcher());
-                Err(SearchFailed)
+                Err(SearchFailed {
+                    tablebases_unloaded,
+                })
             }
         })
     }
@@ -379,7 +397,10 @@ mod tests {
             for panic_at in [1, 3] {
                 let (moves, joined) = search_reporting(&mut thread, &board, Some(panic_at));
                 let case = format!("{threads} threads, panic at report {panic_at}");
-                assert_eq!(joined, Some(Err(SearchFailed)), "{case}");
+                let failed = SearchFailed {
+                    tablebases_unloaded: false,
+                };
+                assert_eq!(joined, Some(Err(failed)), "{case}");
                 assert_eq!(moves.len(), 1, "one move for the GUI: {moves:?}, {case}");
                 assert!(
                     is_legal(&board, moves[0]),
