@@ -185,7 +185,6 @@ fn bad_input_battery_never_crashes_or_changes_state() {
         "go wtime",
         "go movetime abc",
         "go nodes -",
-        "go depth 1 nonsense",
         "perft",
         "perft x",
         "perft 2 junk",
@@ -204,6 +203,33 @@ fn bad_input_battery_never_crashes_or_changes_state() {
         assert!(
             lines.iter().all(|l| !l.starts_with("bestmove")),
             "{line:?}: {lines:?}"
+        );
+    }
+    // A `go` with a usable limit searches and moves, and says what it left
+    // out; one whose clock is only the other side's (Black is to move)
+    // moves at once.
+    for line in [
+        "go depth 1 nonsense",
+        "go wtime 1000.5 btime 1000 winc 10 binc 10",
+        "go wtime 60000 winc 1000",
+    ] {
+        e.send(line);
+        let sent = Instant::now();
+        let lines = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string go: ")),
+            "{line:?}: {lines:?}"
+        );
+        assert!(
+            lines
+                .last()
+                .is_some_and(|l| l.starts_with("bestmove ") && l != "bestmove 0000"),
+            "{line:?}: {lines:?}"
+        );
+        assert!(
+            sent.elapsed() < Duration::from_secs(2),
+            "{line:?}: {:?}",
+            sent.elapsed()
         );
     }
     // Blank lines, and commands that are well formed but have nothing to

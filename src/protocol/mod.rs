@@ -21,7 +21,7 @@ pub mod wdl;
 use std::io::{self, Write};
 
 pub use input::LineReader;
-pub use search_thread::{CannotStart, SearchFailed, SearchThread};
+pub use search_thread::{CannotStart, SearchFailed, SearchThread, first_legal_move};
 
 /// Writes one line to stdout and flushes it. Errors (a closed pipe) are
 /// ignored: the GUI has gone, and `quit` or the end of input will follow.

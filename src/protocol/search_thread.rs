@@ -322,6 +322,15 @@ impl SearchThread {
     }
 }
 
+/// The first legal move of `board` in generation order, if any: what is
+/// played when no search can choose (a search that failed, or a thread
+/// that would not start).
+pub fn first_legal_move(board: &Board) -> Option<Move> {
+    let mut moves = MoveList::new();
+    generate_all(board, &mut moves);
+    moves.iter().next().copied()
+}
+
 /// The move given when a search panicked before deciding: `reported_best`
 /// (the last reported line's first move) if it is legal at `root`, else the
 /// first legal move, else none (`Move::NULL`: the game is over).
@@ -329,9 +338,7 @@ fn fallback_result(root: &Board, reported_best: Move) -> SearchResult {
     let best = if !reported_best.is_null() && is_legal(root, reported_best) {
         reported_best
     } else {
-        let mut moves = MoveList::new();
-        generate_all(root, &mut moves);
-        moves.iter().next().copied().unwrap_or(Move::NULL)
+        first_legal_move(root).unwrap_or(Move::NULL)
     };
     SearchResult {
         best,

@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::limits::Limits;
+use super::limits::{Clock, Limits};
 use super::tunables::SearchParams;
 
 /// The time budget of one search.
@@ -128,24 +128,42 @@ pub fn budget(
     move_overhead: u64,
     fullmove: u64,
 ) -> (Option<u64>, Option<u64>) {
-    if let Some(movetime) = limits.movetime {
-        // Keep a reserve, but never eat more than half the allotted time.
-        let t = movetime
+    // Keep a reserve, but never eat more than half the allotted time.
+    let movetime = limits.movetime.map(|movetime| {
+        movetime
             .saturating_sub(move_overhead.min(movetime / 2))
-            .max(1);
-        return (Some(t), Some(t));
+            .max(1)
+    });
+    let clock = limits
+        .clock
+        .map(|clock| clock_budget(params, clock, move_overhead, fullmove));
+    match (movetime, clock) {
+        (Some(t), None) => (Some(t), Some(t)),
+        // Both: the move time, unless the clock cannot afford it.
+        (Some(t), Some((_, hard))) => (Some(t.min(hard)), Some(t.min(hard))),
+        (None, Some((soft, hard))) => (Some(soft), Some(hard)),
+        (None, None) => (None, None),
     }
-    let Some(clock) = limits.clock else {
-        return (None, None);
-    };
+}
+
+/// Soft and hard limits in milliseconds for a move on `clock`.
+fn clock_budget(
+    params: &SearchParams,
+    clock: Clock,
+    move_overhead: u64,
+    fullmove: u64,
+) -> (u64, u64) {
     let available = clock.time.saturating_sub(move_overhead);
     let default_moves = if clock.increment == 0 {
         sudden_death_moves_left(params, fullmove)
     } else {
         params.time_moves_to_go
     };
+    // `movestogo 0` is no count at all (as Stockfish reads it), not a last
+    // move before the control.
     let moves_to_go = clock
         .moves_to_go
+        .filter(|&moves| moves > 0)
         .unwrap_or(default_moves)
         .clamp(1, params.time_moves_to_go * 2);
     // On the last move before a time control most of the clock is ours;
@@ -158,7 +176,7 @@ pub fn budget(
     let cap = available / 100 * max_share + available % 100 * max_share / 100;
     let soft = (available / moves_to_go).saturating_add(clock.increment / 4 * 3);
     let hard = soft.saturating_mul(params.time_hard_factor).min(cap).max(1);
-    (Some(soft.min(hard).max(1)), Some(hard))
+    (soft.min(hard).max(1), hard)
 }
 
 #[cfg(test)]
@@ -194,6 +212,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn movestogo_zero_is_no_count_and_movetime_is_capped_by_the_clock() {
+        // `movestogo 0` plans as if no count were given, not as a last move.
+        assert_eq!(
+            budget(&P, &clock(60_000, 0, Some(0)), 30, 10),
+            budget(&P, &clock(60_000, 0, None), 30, 10)
+        );
+        // A move time the clock can afford is searched whole; one it cannot
+        // is cut to the clock's hard limit.
+        let (_, clock_hard) = budget(&P, &clock(1_000, 0, None), 30, 10);
+        let with = |movetime| Limits {
+            movetime: Some(movetime),
+            ..clock(1_000, 0, None)
+        };
+        assert_eq!(budget(&P, &with(50), 30, 10), (Some(25), Some(25)));
+        assert_eq!(budget(&P, &with(5_000), 30, 10), (clock_hard, clock_hard));
     }
 
     #[test]

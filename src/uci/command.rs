@@ -90,6 +90,10 @@ pub struct GoParams {
     pub infinite: bool,
     /// Run perft to this depth instead of searching.
     pub perft: Option<u64>,
+    /// What was wrong with the line and left out (an unknown word, a value
+    /// missing or not a number): a `go` in a game must still give a move,
+    /// so these are reported and the rest is searched.
+    pub problems: Vec<UciError>,
 }
 
 /// Whether `word` is a command keyword of the engine (case-sensitive, as
@@ -415,6 +419,10 @@ fn parse_position(rest: &[&str]) -> Result<UciCommand, UciError> {
     Ok(UciCommand::Position { base, moves })
 }
 
+/// `go`'s parameters. A word it does not know, or a parameter whose value
+/// is missing or not a number, is left out and recorded in
+/// [`GoParams::problems`]; only a bad `perft` depth (a request for no
+/// move) fails the line.
 fn parse_go(rest: &[&str]) -> Result<GoParams, UciError> {
     let mut go = GoParams::default();
     let mut i = 0;
@@ -449,19 +457,23 @@ fn parse_go(rest: &[&str]) -> Result<GoParams, UciError> {
             "movetime" => &mut go.movetime,
             "perft" => &mut go.perft,
             other => {
-                return Err(UciError::UnknownParameter {
-                    command: "go",
-                    found: other.to_string(),
-                });
+                go.problems.push(unknown_parameter("go", other));
+                continue;
             }
         };
         let param = go_keyword_name(token);
-        let value = rest
-            .get(i)
-            .filter(|v| !is_go_keyword(v))
-            .ok_or(UciError::MissingValue(param))?;
-        *slot = Some(number(param, value)?);
-        i += 1;
+        let parsed = match rest.get(i).filter(|v| !is_go_keyword(v)) {
+            None => Err(UciError::MissingValue(param)),
+            Some(value) => {
+                i += 1;
+                number(param, value)
+            }
+        };
+        match parsed {
+            Ok(value) => *slot = Some(value),
+            Err(problem) if param == "perft" => return Err(problem),
+            Err(problem) => go.problems.push(problem),
+        }
     }
     Ok(go)
 }
@@ -564,18 +576,36 @@ mod tests {
         assert_eq!(go.wtime, Some(100));
         assert_eq!(go.btime, Some(0));
         assert!(go.infinite);
-        assert_eq!(parse("go depth"), Err(UciError::MissingValue("depth")));
-        assert_eq!(
-            parse("go depth movetime 5"),
-            Err(UciError::MissingValue("depth"))
+        // What is wrong is left out and recorded; the rest stands.
+        let go = |line: &str| match parse(line) {
+            Ok(UciCommand::Go(go)) => go,
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(go("go depth").problems, [UciError::MissingValue("depth")]);
+        let parsed = go("go depth movetime 5");
+        assert_eq!(parsed.problems, [UciError::MissingValue("depth")]);
+        assert_eq!((parsed.depth, parsed.movetime), (None, Some(5)));
+        let parsed = go("go wtime 1000.5 btime 900 sideways winc 10");
+        assert!(
+            matches!(
+                &parsed.problems[..],
+                [
+                    UciError::BadNumber { param: "wtime", .. },
+                    UciError::UnknownParameter { command: "go", .. }
+                ]
+            ),
+            "{:?}",
+            parsed.problems
         );
+        assert_eq!(
+            (parsed.wtime, parsed.btime, parsed.winc),
+            (None, Some(900), Some(10))
+        );
+        assert!(go("go depth 3").problems.is_empty());
+        // A bad perft depth asks for no move: the line is refused.
         assert!(matches!(
-            parse("go depth x"),
-            Err(UciError::BadNumber { .. })
-        ));
-        assert!(matches!(
-            parse("go sideways"),
-            Err(UciError::UnknownParameter { .. })
+            parse("go perft x"),
+            Err(UciError::BadNumber { param: "perft", .. })
         ));
         let UciCommand::Go(go) = parse("go nodes 99999999999999999999999").unwrap() else {
             panic!("not a go");

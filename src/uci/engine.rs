@@ -25,12 +25,14 @@ use super::genfens::{self, GenfensError};
 use super::options::{Effect, Options};
 use super::output;
 use crate::eval::explain::explain;
-use crate::protocol::{LineReader, SearchFailed, SearchThread, display, send, wdl};
+use crate::protocol::{
+    LineReader, SearchFailed, SearchThread, display, first_legal_move, send, wdl,
+};
 use crate::search::limits::{Clock, Limits};
 use crate::search::threads::SEARCH_STACK_BYTES;
 use crate::search::{SearchResult, SearchShared};
 use kiln_board;
-use kiln_board::{Board, Color};
+use kiln_board::{Board, Color, Move};
 
 /// Writes `info string <message>`, one line per line of the message.
 pub fn info_string(message: &str) {
@@ -226,8 +228,18 @@ impl Engine {
             Color::White => (go.wtime, go.winc),
             Color::Black => (go.btime, go.binc),
         };
-        let clock = time.map(|time| Clock {
-            time,
+        // A clock given for the other side only (or an increment or
+        // moves-to-go alone) is a game on the clock whose side to move has
+        // no time left to speak of: move at once rather than search until a
+        // `stop` that never comes.
+        let any_clock = [go.wtime, go.btime, go.winc, go.binc, go.movestogo]
+            .iter()
+            .any(Option::is_some);
+        if time.is_none() && any_clock {
+            info_string("go: no time given for the side to move; moving at once");
+        }
+        let clock = (time.is_some() || any_clock).then(|| Clock {
+            time: time.unwrap_or(0),
             increment: inc.unwrap_or(0),
             moves_to_go: go.movestogo,
         });
@@ -263,6 +275,9 @@ impl Engine {
 
     fn go(&mut self, go: &GoParams) {
         let received = Instant::now();
+        for problem in &go.problems {
+            info_string(&format!("go: {problem}; left out"));
+        }
         if let Some(depth) = go.perft {
             self.perft(depth);
             return;
@@ -272,6 +287,12 @@ impl Engine {
         self.stop_search();
         let mut limits = self.limits(go);
         limits.received = Some(received);
+        // What was left out may have been the limit: a bare `go` searches
+        // until `stop`, but one whose only limit was malformed is refused.
+        if !go.problems.is_empty() && !limits.is_bounded() && !go.infinite && !go.ponder {
+            info_string("go: no usable limit left; not searching");
+            return;
+        }
         // The options hold the tunables: a searcher that replaced a failed
         // one gets them too.
         #[cfg(feature = "spsa")]
@@ -317,8 +338,14 @@ impl Engine {
             },
         );
         if let Err(e) = started {
-            info_string(&e.to_string());
-            send("bestmove 0000");
+            // No search, but a move all the same: a null move forfeits the
+            // game in most match runners.
+            info_string(&format!("{e}; playing the first legal move"));
+            send(&output::bestmove(
+                first_legal_move(&self.board).unwrap_or(Move::NULL),
+                None,
+                chess960,
+            ));
         }
     }
 

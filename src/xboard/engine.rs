@@ -31,7 +31,7 @@ use super::time_control::TimeControl;
 use crate::eval::score::{Score, is_mate};
 use crate::eval::{Evaluation, USE_NNUE_DEFAULT};
 use crate::protocol::options::{THREADS, hash_limit_reason, hash_mib};
-use crate::protocol::{LineReader, SearchFailed, SearchThread, send};
+use crate::protocol::{LineReader, SearchFailed, SearchThread, first_legal_move, send};
 use crate::search::limits::Limits;
 use crate::search::{SearchResult, SearchShared};
 use kiln_board::{Board, Color, FenError, Move};
@@ -793,12 +793,6 @@ impl Engine {
         }
         send(&line);
     }
-}
-
-fn first_legal_move(board: &Board) -> Option<Move> {
-    let mut moves = MoveList::new();
-    generate_all(board, &mut moves);
-    moves.iter().next().copied()
 }
 
 /// GUI input shortened for echoing.
