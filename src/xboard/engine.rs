@@ -146,7 +146,8 @@ struct Engine {
     depth_limit: Option<i32>,
     /// The engine's clock in milliseconds (from `time`, else kept here).
     own_ms: u64,
-    /// The engine's moves since the time control was set.
+    /// The engine's moves in this game, counting its last one, as of that
+    /// move (for the clock's credit when the next `time` reading comes).
     moves_made: u32,
     /// The clock before the engine's last move and the time its search took,
     /// until the next `time` reading turns them into a lag sample.
@@ -527,9 +528,12 @@ impl Engine {
         if self.announce_outcome() {
             return;
         }
-        let limits =
-            self.time_control
-                .limits(self.own_ms, self.moves_made, self.depth_limit, self.lag_ms);
+        let limits = self.time_control.limits(
+            self.own_ms,
+            self.moves_made_by_side_to_move(),
+            self.depth_limit,
+            self.lag_ms,
+        );
         self.spawn(TaskKind::Think, limits);
     }
 
@@ -686,7 +690,7 @@ impl Engine {
         if std::mem::take(&mut self.draw_offered) && self.accepts_draw() {
             send("offer draw");
         }
-        self.moves_made = self.moves_made.saturating_add(1);
+        self.moves_made = self.moves_made_by_side_to_move().saturating_add(1);
         self.last_move_clock = Some((self.own_ms, elapsed_ms));
         self.own_ms = self
             .time_control
@@ -696,6 +700,18 @@ impl Engine {
         send(&format!("move {text}"));
         self.expected_reply = expected.map(|mv| (self.board.key().0, mv));
         self.announce_outcome();
+    }
+
+    /// The moves the side to move has made in this game (since `new` or
+    /// `setboard`), which place it in a conventional control's period. Read
+    /// from the board, so takebacks and moves entered in force mode (a
+    /// book, the GUI's own moves) count as XBoard counts them; a count kept
+    /// by the engine drifted from the GUI's, and a move it thought the last
+    /// of a period was given three quarters of the clock.
+    fn moves_made_by_side_to_move(&self) -> u32 {
+        // Whichever side started, the side to move has made every other
+        // ply of the game, rounded down.
+        u32::try_from(self.board.game_ply() / 2).unwrap_or(u32::MAX)
     }
 
     /// `hint`: the reply the engine's last search expected, while that
@@ -895,5 +911,29 @@ mod tests {
         }
         assert!(line.starts_with("feature myname=\"Kiln "));
         assert!(line.ends_with(" done=1"));
+    }
+
+    /// The moves that place the side to move in a conventional control's
+    /// period come from the game on the board: moves entered in force mode
+    /// count, and a takeback takes them back.
+    #[test]
+    fn the_period_count_follows_the_game_through_force_and_undo() {
+        let (events, _receiver) = mpsc::channel();
+        let mut engine = Engine::new(events);
+        for line in ["new", "force", "level 40 5 0"] {
+            assert!(engine.handle_line(line));
+        }
+        assert_eq!(engine.moves_made_by_side_to_move(), 0);
+        for line in ["e2e4", "e7e5", "g1f3"] {
+            assert!(engine.handle_line(line));
+        }
+        // Black to move has made one move of the game, White two.
+        assert_eq!(engine.moves_made_by_side_to_move(), 1);
+        assert!(engine.handle_line("undo"));
+        assert_eq!(engine.moves_made_by_side_to_move(), 1);
+        assert!(engine.handle_line("remove"));
+        assert_eq!(engine.moves_made_by_side_to_move(), 0);
+        assert!(engine.handle_line("setboard 4k3/8/8/8/8/8/8/4K2R b K - 10 40"));
+        assert_eq!(engine.moves_made_by_side_to_move(), 0);
     }
 }

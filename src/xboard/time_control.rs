@@ -74,8 +74,7 @@ impl TimeControl {
     }
 
     /// Search limits for the engine's next move, given its clock
-    /// (`own_ms`), the moves it has made since the control was set
-    /// (`moves_made`), the `sd` depth limit and the measured lag per move
+    /// (`own_ms`), the moves it has made in the game (`moves_made`), the `sd` depth limit and the measured lag per move
     /// (`lag_ms`, beyond what the increment covers, is reserved for each of
     /// up to [`LAG_HORIZON_MOVES`] coming moves).
     pub fn limits(&self, own_ms: u64, moves_made: u32, depth: Option<i32>, lag_ms: u64) -> Limits {
