@@ -700,15 +700,41 @@ pub struct Scan {
 /// # Errors
 /// A [`GameFileError`] when the file cannot be read or a game is corrupt.
 pub fn scan(path: impl AsRef<Path>) -> Result<Scan, GameFileError> {
+    let path = path.as_ref();
     let mut reader = GameReader::open(path)?;
     let (mut games, mut positions) = (0, 0);
+    // Where the last whole game starts, and its positions.
+    let mut last = None;
     loop {
+        let start = reader.offset();
         match reader.next_game() {
             Ok(Some(game)) => {
                 games += 1;
                 positions += game.moves.len() as u64;
+                last = Some((start, game.moves.len() as u64));
             }
             Ok(None) | Err(GameFileError::Truncated { .. }) => break,
+            // A machine that stopped after the file grew but before its
+            // last bytes reached the disk can leave zeros at the end: the
+            // end of a run cut short, not damage. The game before them may
+            // be cut short too (zeros read as its end marker), so it is
+            // dropped and played again.
+            Err(GameFileError::Corrupt { offset, .. }) if zeros_from(path, offset)? => {
+                let whole_length = match last {
+                    Some((start, plies)) => {
+                        games -= 1;
+                        positions -= plies;
+                        start
+                    }
+                    None => offset,
+                };
+                return Ok(Scan {
+                    header: reader.header(),
+                    games,
+                    positions,
+                    whole_length,
+                });
+            }
             Err(error) => return Err(error),
         }
     }
@@ -718,6 +744,24 @@ pub fn scan(path: impl AsRef<Path>) -> Result<Scan, GameFileError> {
         positions,
         whole_length: reader.offset(),
     })
+}
+
+/// Whether every byte of `path` from `offset` to its end is zero.
+fn zeros_from(path: &Path, offset: u64) -> Result<bool, GameFileError> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = File::open(path).map_err(FileError::on(FileAction::Open, path))?;
+    file.seek(SeekFrom::Start(offset))
+        .map_err(FileError::on(FileAction::Read, path))?;
+    let mut buffer = [0u8; 1 << 16];
+    loop {
+        let n = read_full(&mut file, &mut buffer).map_err(FileError::on(FileAction::Read, path))?;
+        if buffer[..n].iter().any(|&byte| byte != 0) {
+            return Ok(false);
+        }
+        if n < buffer.len() {
+            return Ok(true);
+        }
+    }
 }
 
 /// Writes games to a game file.
@@ -786,6 +830,20 @@ impl GameWriter {
     pub fn flush(&mut self) -> Result<(), FileError> {
         self.writer
             .flush()
+            .map_err(FileError::on(FileAction::Write, &self.path))
+    }
+
+    /// Flushes, then waits until the games written are on the disk (not
+    /// only with the operating system), so that a machine that stops
+    /// keeps them.
+    ///
+    /// # Errors
+    /// A [`FileError`] when the file cannot be written.
+    pub fn sync(&mut self) -> Result<(), FileError> {
+        self.flush()?;
+        self.writer
+            .get_ref()
+            .sync_data()
             .map_err(FileError::on(FileAction::Write, &self.path))
     }
 }
@@ -1014,6 +1072,43 @@ mod tests {
         writer.flush().unwrap();
         drop(writer);
         assert_eq!(scan(&path).unwrap().games, 3);
+
+        // Zeros at the end (a machine stopped before the last bytes reached
+        // the disk): the end of a run cut short. The game before them is
+        // dropped too, as they may have cut it; resuming cuts both off.
+        let three_games = std::fs::read(&path).unwrap();
+        let third_start = whole;
+        for zeros in [32, 100, 70_000] {
+            let mut bytes = three_games.clone();
+            bytes.extend(std::iter::repeat_n(0u8, zeros));
+            std::fs::write(&path, &bytes).unwrap();
+            let found = scan(&path).unwrap();
+            assert_eq!(
+                (found.games, found.positions, found.whole_length),
+                (2, 4, third_start),
+                "{zeros} zeros"
+            );
+        }
+        // Zeros inside the third game, after its start: read as its end.
+        let mut bytes = three_games[..third_start as usize + 32 + 4].to_vec();
+        bytes.extend([0u8; 64]);
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(scan(&path).unwrap().whole_length, third_start);
+        // Anything not zero after the fault is damage, not a cut.
+        let mut bytes = three_games.clone();
+        bytes.extend([0u8; 40]);
+        bytes.push(7);
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(matches!(scan(&path), Err(GameFileError::Corrupt { .. })));
+        let (writer, _) = {
+            let mut bytes = three_games.clone();
+            bytes.extend([0u8; 50]);
+            std::fs::write(&path, &bytes).unwrap();
+            GameWriter::resume(&path).unwrap()
+        };
+        drop(writer);
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), third_start);
+        std::fs::write(&path, &three_games).unwrap();
 
         // Viriformat and back: the same games.
         let raw = dir.join("raw.vf");

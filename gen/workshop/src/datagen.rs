@@ -41,7 +41,7 @@ use kiln_format::FileError;
 use kiln_format::game::GameFileError;
 use opening::Openings;
 use play::Setup;
-use shard::{Shard, open_output, worker};
+use shard::{Shard, lock_output, open_output, worker};
 
 pub use options::{HARD_NODES_FACTOR, Options, USAGE};
 
@@ -109,6 +109,11 @@ pub enum DatagenError {
     },
     /// A thread playing games panicked (a bug in Kiln).
     WorkerPanicked,
+    /// Another run holds the output file.
+    Busy {
+        /// The file.
+        path: String,
+    },
 }
 
 impl fmt::Display for DatagenError {
@@ -151,6 +156,11 @@ impl fmt::Display for DatagenError {
                 write!(f, "the opponent's move '{text}' in {fen}: {error}")
             }
             DatagenError::WorkerPanicked => f.write_str("a datagen thread panicked"),
+            DatagenError::Busy { path } => write!(
+                f,
+                "another datagen is writing '{path}' (two runs on one file would \
+                 write over each other's games)"
+            ),
         }
     }
 }
@@ -168,7 +178,8 @@ impl std::error::Error for DatagenError {
             | DatagenError::NoStart { .. }
             | DatagenError::Tablebases { .. }
             | DatagenError::OpponentNoMove { .. }
-            | DatagenError::WorkerPanicked => None,
+            | DatagenError::WorkerPanicked
+            | DatagenError::Busy { .. } => None,
         }
     }
 }
@@ -215,6 +226,7 @@ pub fn run(options: &Options) -> Result<u64, DatagenError> {
         Some(path) => Some(load_tablebases(path)?),
         None => None,
     };
+    let _lock = lock_output(options)?;
     let (writer, held) = open_output(options)?;
     let shard = Shard::new(writer, held, options);
     let setup = Setup {

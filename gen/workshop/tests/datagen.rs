@@ -255,3 +255,37 @@ fn targets_resuming_and_refusals() {
     refused(&scratch.path("tb.games"), &args, &expected);
     assert!(!scratch.path("tb.games").exists());
 }
+
+/// A second run on a file another run is writing is refused, and leaves
+/// the first run's file as it was going to be.
+#[test]
+fn a_second_run_on_the_same_file_is_refused() {
+    let scratch = Scratch::new("busy");
+    let out = scratch.path("busy.games");
+    let args = "--games 1000000 --nodes 300 --threads 1 --seed 12";
+    let mut first = datagen(&out, args)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start kiln-workshop datagen");
+    // Once the first run holds its lock (its header is written after it).
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !std::fs::metadata(&out).is_ok_and(|m| m.len() >= HEADER_BYTES as u64) {
+        assert!(Instant::now() < deadline, "the first run wrote no header");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let second = datagen(&out, args)
+        .output()
+        .expect("run kiln-workshop datagen");
+    first.kill().expect("SIGKILL");
+    let _ = first.wait();
+    assert_eq!(second.status.code(), Some(1), "{second:?}");
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(stderr.contains("another datagen is writing"), "{stderr}");
+    // The lock went with the first run: the file continues.
+    let held = scan(&out).expect("a game file").games;
+    run_ok(
+        &out,
+        &format!("--games {} --nodes 300 --threads 1 --seed 12", held + 2),
+    );
+    assert_eq!(games_of(&out).1.len() as u64, held + 2);
+}

@@ -10,6 +10,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 use super::DatagenError;
 use super::options::Options;
@@ -17,6 +18,7 @@ use super::play::{Setup, opponent_color, play_game};
 use crate::uci_client::UciClient;
 use kiln_board::Color;
 use kiln_format::game::{Game, GameFileError, GameReader, GameWriter, Header};
+use kiln_format::{FileAction, FileError};
 
 /// Games a thread may run ahead of the first game not yet written, per
 /// thread: room for a long game to finish while the others go on.
@@ -29,6 +31,39 @@ pub(super) struct Held {
     pub games: u64,
     /// Their positions (plies).
     pub positions: u64,
+}
+
+/// How often the output is synced to the disk while games are written.
+const SYNC_INTERVAL: Duration = Duration::from_secs(10);
+
+/// An exclusive lock on `--out`, held for the whole run: a second run on
+/// the same file would cut it back under the first (resuming drops a game
+/// cut short) and write its games over the first run's.
+pub(super) struct OutputLock {
+    _file: std::fs::File,
+}
+
+/// Takes the lock on `--out` (creating the file if need be: an empty file
+/// is a shard not begun).
+///
+/// # Errors
+/// [`DatagenError::Busy`] when another run holds it; the file cannot be
+/// opened or locked.
+pub(super) fn lock_output(options: &Options) -> Result<OutputLock, DatagenError> {
+    let path = &options.out;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(FileError::on(FileAction::Create, path))?;
+    match file.try_lock() {
+        Ok(()) => Ok(OutputLock { _file: file }),
+        Err(std::fs::TryLockError::WouldBlock) => Err(DatagenError::Busy { path: path.clone() }),
+        Err(std::fs::TryLockError::Error(source)) => {
+            Err(FileError::on(FileAction::Lock, path)(source).into())
+        }
+    }
 }
 
 /// Opens `--out`: continued when it holds games of this seed (a game cut
@@ -126,6 +161,8 @@ struct State {
     over: bool,
     /// Why it failed (the first reason).
     error: Option<DatagenError>,
+    /// When the file was last synced to the disk.
+    synced: Instant,
 }
 
 impl Shard {
@@ -140,6 +177,7 @@ impl Shard {
                 positions: held.positions,
                 over: false,
                 error: None,
+                synced: Instant::now(),
             }),
             changed: Condvar::new(),
             abort: AtomicBool::new(false),
@@ -229,9 +267,20 @@ impl Shard {
                 break;
             }
         }
-        if written && let Err(error) = state.writer.flush() {
-            state.error.get_or_insert(error.into());
-            state.over = true;
+        if written {
+            // Every game goes to the operating system at once (a killed run
+            // keeps it); to the disk every SYNC_INTERVAL, so that a machine
+            // that stops loses seconds of games, not the OS's whole cache.
+            let kept = if state.synced.elapsed() >= SYNC_INTERVAL {
+                state.synced = Instant::now();
+                state.writer.sync()
+            } else {
+                state.writer.flush()
+            };
+            if let Err(error) = kept {
+                state.error.get_or_insert(error.into());
+                state.over = true;
+            }
         }
         if state.over {
             self.abort.store(true, Ordering::Relaxed);
@@ -272,7 +321,7 @@ impl Shard {
         if let Some(error) = state.error {
             return Err(error);
         }
-        state.writer.flush()?;
+        state.writer.sync()?;
         Ok(state.positions)
     }
 }
