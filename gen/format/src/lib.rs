@@ -23,6 +23,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod atomic_write;
 mod file_error;
 pub mod game;
 pub mod marlin;
@@ -30,4 +31,5 @@ pub mod net;
 pub mod params;
 pub mod record;
 
+pub use atomic_write::{partial_path, write_atomically};
 pub use file_error::{FileAction, FileError};

@@ -27,6 +27,22 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+/// Writes a result line to stdout, as `println!` does, but a reader that
+/// has gone (`train … | head`) only stops seeing the lines: the work and
+/// its files go on, where `println!` would panic. Under `cargo test` it is
+/// `println!`, whose output the test harness captures.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        #[cfg(test)]
+        println!($($arg)*);
+        #[cfg(not(test))]
+        {
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stdout(), $($arg)*);
+        }
+    }};
+}
+
 pub mod data;
 pub mod datagen;
 pub mod fit;

@@ -22,9 +22,6 @@
 
 use std::ffi::OsString;
 use std::fmt;
-// The loss lines go to stdout and are not checked: a reader that has gone
-// (`tune | head`) stops seeing them, and the fit and its file go on.
-use std::io::{self, Write as _};
 use std::time::Instant;
 
 use super::neutral;
@@ -548,15 +545,11 @@ pub fn run(options: &Options) -> Result<(), TuneError> {
     let before = loss(&samples, &start_weights, k);
     let held_before = holdout_loss(&start_weights, k);
     eprintln!("tune: K = {k:.6} (per cp), loss before = {before:.6}, held-out {held_before:.6}");
-    let _ = writeln!(
-        io::stdout(),
+    say!(
         "K {k:.6}, {} training and {held} held-out positions",
         samples.len()
     );
-    let _ = writeln!(
-        io::stdout(),
-        "epoch 0 loss {before:.6} held-out {held_before:.6}"
-    );
+    say!("epoch 0 loss {before:.6} held-out {held_before:.6}");
     losses.record(EpochLoss {
         epoch: 0,
         loss: before,
@@ -571,8 +564,7 @@ pub fn run(options: &Options) -> Result<(), TuneError> {
         options,
         &mut |epoch, l, w| {
             let h = holdout_loss(w, k);
-            let _ = meter
-                .suspend(|| writeln!(io::stdout(), "epoch {epoch} loss {l:.6} held-out {h:.6}"));
+            meter.suspend(|| say!("epoch {epoch} loss {l:.6} held-out {h:.6}"));
             losses.record(EpochLoss {
                 epoch,
                 loss: l,
@@ -594,8 +586,7 @@ pub fn run(options: &Options) -> Result<(), TuneError> {
     let text = params_file::render(trace::BUILT_PARAMS, &params).map_err(TuneError::Render)?;
     std::fs::write(&options.out, with_header(&text, options.header.as_deref()))
         .map_err(FileError::on(FileAction::Write, &options.out))?;
-    let _ = writeln!(
-        io::stdout(),
+    say!(
         "loss before {before:.6} after {after:.6} (rounded {after_rounded:.6}); held-out before {held_before:.6} after {held_after:.6}; {} training positions, K {k:.6}",
         samples.len()
     );

@@ -206,19 +206,10 @@ fn record_line(record: &Record) -> String {
     line
 }
 
-/// Writes `text` to `path` through a temporary file beside it, so that the
-/// file is either the old one or the new one, never half of each.
+/// Writes `text` to `path` so that the file is either the old one or the
+/// new one, never half of each.
 fn write_atomically(path: &Path, text: &str) -> Result<(), StateError> {
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".tmp");
-    let temporary = PathBuf::from(temporary);
-    let mut file =
-        File::create(&temporary).map_err(FileError::on(FileAction::Create, &temporary))?;
-    file.write_all(text.as_bytes())
-        .and_then(|()| file.sync_all())
-        .map_err(FileError::on(FileAction::Write, &temporary))?;
-    fs::rename(&temporary, path).map_err(FileError::on(FileAction::Write, path))?;
-    Ok(())
+    Ok(kiln_format::write_atomically(path, text.as_bytes())?)
 }
 
 /// The lock that keeps a second run off a tune: an exclusive lock on

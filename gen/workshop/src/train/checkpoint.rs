@@ -32,7 +32,6 @@
 
 use std::fmt;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::data::Position;
@@ -51,18 +50,11 @@ pub fn path_for(out: &str) -> PathBuf {
     PathBuf::from(format!("{out}.checkpoint"))
 }
 
-/// The file a checkpoint is written to before it is renamed to `path`.
-fn partial_path(path: &Path) -> PathBuf {
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".partial");
-    PathBuf::from(partial)
-}
-
 /// Removes the checkpoint at `path`, and what a run killed while writing
 /// it left beside it: nothing of a finished run stays behind. Files that
 /// are not there are no error.
 pub fn remove(path: &Path) -> std::io::Result<()> {
-    for file in [partial_path(path), path.to_path_buf()] {
+    for file in [kiln_format::partial_path(path), path.to_path_buf()] {
         match fs::remove_file(&file) {
             Err(error) if error.kind() != std::io::ErrorKind::NotFound => return Err(error),
             _ => {}
@@ -329,13 +321,7 @@ impl Checkpoint {
     /// beside it, synced, then renamed over it, so a run killed while
     /// writing leaves the checkpoint before.
     pub fn save(&self, path: &Path) -> Result<(), FileError> {
-        let partial = partial_path(path);
-        let mut file =
-            fs::File::create(&partial).map_err(FileError::on(FileAction::Create, &partial))?;
-        file.write_all(&self.encode())
-            .and_then(|()| file.sync_all())
-            .map_err(FileError::on(FileAction::Write, &partial))?;
-        fs::rename(&partial, path).map_err(FileError::on(FileAction::Write, path))
+        kiln_format::write_atomically(path, &self.encode())
     }
 
     /// The checkpoint at `path` if there is one, checked to belong to the

@@ -39,9 +39,6 @@ pub mod quantise;
 pub use command_line::{Options, USAGE};
 
 use std::fmt;
-// The loss lines go to stdout and are not checked: a reader that has gone
-// (`train | head`) stops seeing them, and the training and its files go on.
-use std::io::{self, Write as _};
 use std::ops::ControlFlow;
 use std::time::Instant;
 
@@ -51,8 +48,8 @@ use crate::fit::{self, EpochLoss, LossLog};
 use crate::positions::{self, DataError};
 use checkpoint::{Checkpoint, CheckpointError, Identity};
 use data::{MAX_ACTIVE, Position};
+use kiln_format::FileError;
 use kiln_format::net::{self as net_file, NetHeader, WriteError};
-use kiln_format::{FileAction, FileError};
 use model::Network;
 use optimise::{Objective, RunState, Schedule};
 
@@ -226,8 +223,7 @@ pub fn run(options: &Options) -> Result<Summary, TrainError> {
     };
     let check = &check[..check.len().min(CHECK_POSITIONS)];
     let quantisation_error = quantisation_error(&net, &header, &weights, check);
-    let _ = writeln!(
-        io::stdout(),
+    say!(
         "wrote {} ({} bytes, fingerprint {fingerprint:016x}); quantised vs float: mean |difference| {quantisation_error:.3} cp over {} positions",
         options.out,
         size,
@@ -325,8 +321,7 @@ fn train_network(
                 .map_err(TrainError::BuiltParams)?,
         )
     };
-    let _ = writeln!(
-        io::stdout(),
+    say!(
         "K {k:.6}, {} training and {held} held-out positions, hidden {}, input buckets {}{}, output buckets {}",
         positions.len(),
         options.hidden,
@@ -339,14 +334,17 @@ fn train_network(
         options.buckets
     );
     if let Some(loss) = hand_written {
-        let _ = writeln!(io::stdout(), "hand-written evaluation: held-out {loss:.6}");
+        say!("hand-written evaluation: held-out {loss:.6}");
     }
     if let Some(loss) = held_out_loss.first() {
-        let _ = writeln!(io::stdout(), "epoch 0 held-out {loss:.6}");
+        say!("epoch 0 held-out {loss:.6}");
     }
 
     // Where an earlier run of the same command stopped, if one did.
-    let identity = Identity::new(settings(options, k), &positions, &holdout);
+    // The split is part of the run: the same positions divided otherwise
+    // (another --holdout, a file moved to --held-out) are another run.
+    let settings = format!("{} held-out={}", settings(options, k), holdout.len());
+    let identity = Identity::new(settings, &positions, &holdout);
     let checkpoint_path = checkpoint::path_for(&options.out);
     let mut state = RunState::start(&net);
     let mut epochs: Vec<EpochLoss> = Vec::new();
@@ -367,8 +365,7 @@ fn train_network(
         saved
             .restore_into(&mut net)
             .ok_or_else(|| corrupt("its network is not this run's shape"))?;
-        let _ = writeln!(
-            io::stdout(),
+        say!(
             "resuming from '{}': {} of {} epochs done",
             checkpoint_path.display(),
             saved.epochs.len(),
@@ -378,8 +375,7 @@ fn train_network(
             let h = epoch
                 .held_out
                 .map_or(String::new(), |h| format!(" held-out {h:.6}"));
-            let _ = writeln!(
-                io::stdout(),
+            say!(
                 "epoch {} loss {:.6}{h} (from the checkpoint)",
                 epoch.epoch,
                 epoch.loss
@@ -436,10 +432,7 @@ fn train_network(
             let held_out = held_out(net);
             let h = held_out.map_or(String::new(), |h| format!(" held-out {h:.6}"));
             meter_cell.borrow().suspend(|| {
-                let _ = writeln!(
-                    io::stdout(),
-                    "epoch {epoch} loss {loss:.6}{h} ({seconds:.1} s)"
-                );
+                say!("epoch {epoch} loss {loss:.6}{h} ({seconds:.1} s)");
             });
             let record = EpochLoss {
                 epoch,
@@ -536,8 +529,9 @@ fn write_network(
     // fingerprint.
     let (_, fingerprint) = net_file::parse(&bytes)
         .map_err(|error| TrainError::Write(WriteError(error.to_string())))?;
-    std::fs::write(&options.out, &bytes)
-        .map_err(|error| TrainError::File(FileError::on(FileAction::Write, &options.out)(error)))?;
+    // Whole or not at all, and on the disk before the checkpoint that
+    // could make it again is removed.
+    kiln_format::write_atomically(&options.out, &bytes).map_err(TrainError::File)?;
     Ok((header, weights, bytes.len(), fingerprint))
 }
 
@@ -761,6 +755,27 @@ mod tests {
             ),
             "{refused}"
         );
+
+        // The same positions split otherwise are another run (K given, so
+        // that only the split differs).
+        std::fs::remove_file(&checkpoint).unwrap();
+        let split = |holdout: &str| {
+            let args = [
+                "--data",
+                &data,
+                "--epochs",
+                "3",
+                "--holdout",
+                holdout,
+                "--k",
+                "0.006",
+            ];
+            tiny_options(&out, &args)
+        };
+        let mut no_losses = LossLog::create(None).unwrap();
+        train_network(&split("0.2"), &mut no_losses, Some(1)).unwrap();
+        let refused = run(&split("0.3")).expect_err("another split's checkpoint");
+        assert!(refused.to_string().contains("held-out="), "{refused}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
