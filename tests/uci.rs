@@ -420,6 +420,22 @@ fn quit_during_search_and_eof_exit_promptly() {
 }
 
 /// Sends `isready` and asserts that `readyok` comes within `limit`.
+/// The largest `nodes` count of the `info` lines among `lines`.
+fn most_nodes_reported(lines: &[String]) -> u64 {
+    lines
+        .iter()
+        .filter_map(|l| {
+            l.split(" nodes ")
+                .nth(1)?
+                .split(' ')
+                .next()?
+                .parse::<u64>()
+                .ok()
+        })
+        .max()
+        .expect("an info line with nodes")
+}
+
 fn ready_within(e: &mut EngineProcess, limit: Duration, after: &str) -> Vec<String> {
     let sent = Instant::now();
     let lines = e.ready();
@@ -545,18 +561,7 @@ fn go_variants() {
     // nodes: the search ends within one node-check interval of the limit.
     e.send("go nodes 5000");
     let lines = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
-    let searched = lines
-        .iter()
-        .filter_map(|l| {
-            l.split(" nodes ")
-                .nth(1)?
-                .split(' ')
-                .next()?
-                .parse::<u64>()
-                .ok()
-        })
-        .max()
-        .expect("an info line with nodes");
+    let searched = most_nodes_reported(&lines);
     assert!(
         searched <= 5000 + kiln::search::CHECK_EVERY,
         "{searched} nodes: {lines:?}"
@@ -799,18 +804,7 @@ fn threads_option_and_multi_threaded_searches() {
         e.send("go nodes 200000");
         let lines = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove"));
         legal_bestmove(&lines, START, &moves);
-        let reported = lines
-            .iter()
-            .filter_map(|l| {
-                l.split(" nodes ")
-                    .nth(1)?
-                    .split(' ')
-                    .next()?
-                    .parse::<u64>()
-                    .ok()
-            })
-            .max()
-            .expect("info nodes");
+        let reported = most_nodes_reported(&lines);
         assert!(
             reported < 200_000 + kiln::search::CHECK_EVERY * threads,
             "{threads} threads: {reported}"
