@@ -197,8 +197,13 @@ impl SearchThread {
     /// clock.
     pub fn ponderhit(&self) {
         if let Some(shared) = self.shared() {
-            shared.ponderhit.store(true, Ordering::Relaxed);
-            shared.pondering.store(false, Ordering::Relaxed);
+            // Only a pondering search has a clock to start; `pondering` is
+            // released after `ponderhit`, so a search that sees it cleared
+            // sees the clock's restart too (see `Searcher::clock_running`).
+            if shared.pondering.load(Ordering::Acquire) {
+                shared.ponderhit.store(true, Ordering::Relaxed);
+                shared.pondering.store(false, Ordering::Release);
+            }
         }
     }
 

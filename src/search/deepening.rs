@@ -144,7 +144,7 @@ impl Searcher {
             // Step 3. Time: stop early when the best move has been stable
             // for a while or took most of the search, think longer while it
             // keeps changing or its rivals kept the search busy.
-            if !self.pondering() {
+            if self.clock_running() {
                 let stability = self.params.time_stability(stable_iterations);
                 let share = node_share_scale(
                     &self.params,

@@ -599,8 +599,20 @@ impl Searcher {
         self.limits = limits;
     }
 
-    fn pondering(&self) -> bool {
-        self.shared.pondering.load(Ordering::Relaxed)
+    /// Whether the move's clock runs (the search is not pondering), after
+    /// restarting it if `ponderhit` came. `pondering` is read first, with
+    /// the ordering `ponderhit` publishes it with: a search that sees the
+    /// pondering over also sees the clock's new start, and never measures
+    /// the hard limit from the `go ponder` (which would stop it at once).
+    fn clock_running(&mut self) -> bool {
+        let pondering = self.shared.pondering.load(Ordering::Acquire);
+        // Only the main thread keeps the move's clock: a helper (which
+        // searches until the main thread stops it) must not take the
+        // flag from it.
+        if self.thread_index == 0 && self.shared.ponderhit.swap(false, Ordering::AcqRel) {
+            self.time.restart(Instant::now());
+        }
+        !pondering
     }
 
     /// Counts a node and, every [`CHECK_EVERY`] nodes, checks the stop flag,
@@ -642,15 +654,13 @@ impl Searcher {
         if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.sync.main_nodes.store(self.nodes, Ordering::Relaxed);
         }
-        if self.shared.ponderhit.swap(false, Ordering::Relaxed) {
-            self.time.restart(Instant::now());
-        }
+        let clock_running = self.clock_running();
         let out_of_nodes = self
             .limits
             .nodes
             .is_some_and(|n| self.nodes_all_threads() >= n);
         let out_of_time =
-            self.nodes.is_multiple_of(CHECK_EVERY) && !self.pondering() && self.time.hard_expired();
+            self.nodes.is_multiple_of(CHECK_EVERY) && clock_running && self.time.hard_expired();
         if out_of_nodes || out_of_time {
             // Raise the helpers' flag here, not once this thread has
             // unwound: on a busy machine the unwinding thread can lose the
