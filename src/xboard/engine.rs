@@ -83,8 +83,8 @@ pub fn feature_line() -> String {
 /// Something for the engine thread to handle.
 #[derive(Debug)]
 enum Event {
-    /// A line from the GUI.
-    Line(String),
+    /// A line from the GUI, and when it arrived.
+    Line(String, Instant),
     /// The first [`MAX_LINE_BYTES`] of a longer line: refused, not run.
     LineTooLong(String),
     /// End of input (or a read error).
@@ -169,6 +169,10 @@ struct Engine {
     task: Option<Task>,
     next_task_id: u64,
     events: Sender<Event>,
+    /// When the line being handled arrived: a search it starts is charged
+    /// from then, not from when the engine got to it (the time the line
+    /// waited behind a search's ending is on the GUI's clock too).
+    line_arrived: Option<Instant>,
     /// `ping`s received while the engine was thinking about its move:
     /// answered after the move, as the protocol requires.
     deferred_pongs: Vec<String>,
@@ -209,6 +213,7 @@ impl Engine {
             task: None,
             next_task_id: 0,
             events,
+            line_arrived: None,
             deferred_pongs: Vec::new(),
             scores: Vec::new(),
             draw_offered: false,
@@ -222,8 +227,11 @@ impl Engine {
     fn run(&mut self, events: &Receiver<Event>) {
         while let Ok(event) = events.recv() {
             match event {
-                Event::Line(line) => {
-                    if !self.handle_line(&line) {
+                Event::Line(line, arrived) => {
+                    self.line_arrived = Some(arrived);
+                    let go_on = self.handle_line(&line);
+                    self.line_arrived = None;
+                    if !go_on {
                         break;
                     }
                 }
@@ -549,7 +557,7 @@ impl Engine {
 
     /// Moves the searcher onto a new search thread.
     fn spawn(&mut self, kind: TaskKind, mut limits: Limits) {
-        let started = Instant::now();
+        let started = self.line_arrived.unwrap_or_else(Instant::now);
         limits.received = Some(started);
         let id = self.next_task_id;
         self.next_task_id += 1;
@@ -859,7 +867,7 @@ fn read_lines(input: impl BufRead, events: &Sender<Event>) {
         let event = if reader.last_line_was_cut() {
             Event::LineTooLong(line)
         } else {
-            Event::Line(line)
+            Event::Line(line, Instant::now())
         };
         if events.send(event).is_err() {
             return;
