@@ -14,7 +14,8 @@
 //!                  of its seed in order
 //!         12..16   zero
 //!         16..24   the self-play seed, u64 (0 when not a shard)
-//!         24..32   zero
+//!         24..32   the shard's recipe, u64: a fingerprint of what shapes
+//!                  its games (0 when not recorded)
 //! game     0..32   start position, packed (below)
 //!         32..     per ply: move u16, score i16 (centipawns, White's view)
 //!                  of the position the move was played in
@@ -73,9 +74,20 @@ pub struct Header {
     /// The self-play seed whose games 0, 1, 2, … the file holds in order,
     /// or `None` for any other file (merged, imported, converted).
     pub shard_seed: Option<u64>,
+    /// A shard's recipe: a fingerprint of what shapes its games besides
+    /// the seed (the self-play settings and the engine that plays them),
+    /// so that a run with another recipe is not appended to it. `None`
+    /// when not recorded (other files, and shards from before it was).
+    pub recipe: Option<u64>,
 }
 
 impl Header {
+    /// The header of a file that is not a self-play shard.
+    pub const NOT_A_SHARD: Header = Header {
+        shard_seed: None,
+        recipe: None,
+    };
+
     /// The header's bytes.
     pub fn to_bytes(self) -> [u8; HEADER_BYTES] {
         let mut bytes = [0u8; HEADER_BYTES];
@@ -84,6 +96,7 @@ impl Header {
         if let Some(seed) = self.shard_seed {
             bytes[10..12].copy_from_slice(&SHARD_FLAG.to_le_bytes());
             bytes[16..24].copy_from_slice(&seed.to_le_bytes());
+            bytes[24..32].copy_from_slice(&self.recipe.unwrap_or(0).to_le_bytes());
         }
         bytes
     }
@@ -103,10 +116,15 @@ impl Header {
         if flags & !SHARD_FLAG != 0 {
             return Err(format!("unknown header flags {flags:#06x}"));
         }
-        let mut seed = [0u8; 8];
-        seed.copy_from_slice(&bytes[16..24]);
+        let word = |at: usize| {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(&bytes[at..at + 8]);
+            u64::from_le_bytes(word)
+        };
+        let shard = flags & SHARD_FLAG != 0;
         Ok(Header {
-            shard_seed: (flags & SHARD_FLAG != 0).then(|| u64::from_le_bytes(seed)),
+            shard_seed: shard.then(|| word(16)),
+            recipe: Some(word(24)).filter(|&recipe| shard && recipe != 0),
         })
     }
 }
@@ -883,7 +901,7 @@ pub fn read_viriformat(from: impl AsRef<Path>, to: impl AsRef<Path>) -> Result<u
     let from = from.as_ref();
     let file = File::open(from).map_err(FileError::on(FileAction::Open, from))?;
     let mut reader = BufReader::with_capacity(1 << 20, file);
-    let mut writer = GameWriter::create(to, Header { shard_seed: None })?;
+    let mut writer = GameWriter::create(to, Header::NOT_A_SHARD)?;
     let (mut games, mut offset) = (0, 0u64);
     loop {
         let found = read_game(&mut reader, 256).map_err(FileError::on(FileAction::Read, from))?;
@@ -1037,6 +1055,7 @@ mod tests {
             &path,
             Header {
                 shard_seed: Some(u64::MAX),
+                recipe: Some(0x1234_5678_9abc_def0),
             },
         )
         .unwrap();
@@ -1054,6 +1073,7 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         let mut reader = GameReader::open(&path).unwrap();
         assert_eq!(reader.header().shard_seed, Some(u64::MAX));
+        assert_eq!(reader.header().recipe, Some(0x1234_5678_9abc_def0));
         assert_eq!(reader.next_game().unwrap().as_ref(), Some(&games[0]));
         assert_eq!(reader.next_game().unwrap().as_ref(), Some(&games[1]));
         let error = reader.next_game().unwrap_err();

@@ -366,7 +366,7 @@ mod tests {
         assert_eq!(detect(&path).unwrap(), DataKind::Text);
         std::fs::write(&path, record::header()).unwrap();
         assert_eq!(detect(&path).unwrap(), DataKind::Records);
-        std::fs::write(&path, game::Header { shard_seed: None }.to_bytes()).unwrap();
+        std::fs::write(&path, game::Header::NOT_A_SHARD.to_bytes()).unwrap();
         assert_eq!(detect(&path).unwrap(), DataKind::Games);
         std::fs::write(&path, b"").unwrap();
         assert_eq!(detect(&path).unwrap(), DataKind::Text);

@@ -642,7 +642,7 @@ fn convert(raw: &RawGame) -> Result<Converted, String> {
 /// output cannot be created or written.
 pub fn import_pgn(inputs: &[PathBuf], output: &Path) -> Result<ImportSummary, ImportError> {
     let mut writer =
-        GameWriter::create(output, Header { shard_seed: None }).map_err(ImportError::Output)?;
+        GameWriter::create(output, Header::NOT_A_SHARD).map_err(ImportError::Output)?;
     let mut summary = ImportSummary::default();
     for path in inputs {
         let file = File::open(path)

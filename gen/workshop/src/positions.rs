@@ -713,6 +713,7 @@ mod tests {
             &path,
             Header {
                 shard_seed: Some(4),
+                recipe: None,
             },
         )
         .unwrap();

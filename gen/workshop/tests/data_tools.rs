@@ -62,7 +62,14 @@ fn game(n: u64) -> Game {
 }
 
 fn write_games(path: &str, games: &[Game], shard_seed: Option<u64>) {
-    let mut writer = GameWriter::create(path, Header { shard_seed }).unwrap();
+    let mut writer = GameWriter::create(
+        path,
+        Header {
+            shard_seed,
+            recipe: None,
+        },
+    )
+    .unwrap();
     for game in games {
         writer.write_game(game).unwrap();
     }
@@ -421,10 +428,7 @@ fn convert_to_viriformat_and_back_and_to_marlinformat() {
     let back = folder.file("back.games");
     let summary = convert(&raw, &back, Target::GamesFromViriformat).unwrap();
     assert!(summary.contains("the 4 games of"), "{summary}");
-    assert_eq!(
-        read_games(&back),
-        (Header { shard_seed: None }, games.clone())
-    );
+    assert_eq!(read_games(&back), (Header::NOT_A_SHARD, games.clone()));
 
     // To marlinformat: the positions the load filter keeps, as the game
     // file's reader hands them on.
@@ -664,7 +668,7 @@ fn large_game_file_for_load_timing() {
             .unwrap_or_else(|_| panic!("KILN_GAMES must be a whole number, not {text:?}")),
         Err(_) => 10_000,
     };
-    let mut writer = GameWriter::create(&path, Header { shard_seed: None }).unwrap();
+    let mut writer = GameWriter::create(&path, Header::NOT_A_SHARD).unwrap();
     let mut plies = 0;
     for n in 0..count {
         let result = [GameResult::Win, GameResult::Draw, GameResult::Loss][n as usize % 3];

@@ -234,6 +234,18 @@ fn targets_resuming_and_refusals() {
         &cannot_continue(&out),
     );
     refused(&out, "--games 9 --nodes 200 --seed 4", "seed 3, not 4");
+    // The same seed with other settings that shape the games is refused
+    // too, not appended (the header records the shard's recipe).
+    refused(
+        &out,
+        "--games 9 --nodes 300 --seed 3",
+        "other self-play settings",
+    );
+    refused(
+        &out,
+        "--games 9 --nodes 200 --seed 3 --random-plies 4",
+        "other self-play settings",
+    );
     assert_eq!(std::fs::read(&out).unwrap(), before);
     let text = scratch.path("text.txt");
     std::fs::write(&text, "not a game file\n").unwrap();

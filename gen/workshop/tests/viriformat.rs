@@ -170,7 +170,7 @@ fn kiln_games_read_in_viriformat_as_kiln_replays_them() {
     let games = kiln_games();
     let path = temp("kiln.games");
     let raw = temp("kiln.vf");
-    let mut writer = GameWriter::create(&path, Header { shard_seed: None }).unwrap();
+    let mut writer = GameWriter::create(&path, Header::NOT_A_SHARD).unwrap();
     for game in &games {
         writer.write_game(game).unwrap();
     }

@@ -112,9 +112,6 @@ fn game_key(game: &Game) -> u128 {
     u128::from(half(0)) << 64 | u128::from(half(1))
 }
 
-/// The header of a file whose games are no longer a shard's in order.
-const NOT_A_SHARD: Header = Header { shard_seed: None };
-
 /// What the tools that split games say they counted.
 const KEPT: &str = " (kept by the load filter)";
 
@@ -149,12 +146,12 @@ pub(super) fn holdout(
             Box::new(move |found| held.contains(&game_key(&found.game)))
         }
     };
-    let mut writer = GameWriter::create(output, NOT_A_SHARD)?;
+    let mut writer = GameWriter::create(output, Header::NOT_A_SHARD)?;
     let mut positions = [0u64; 2];
     let mut cut = false;
     if let Some(apart) = apart {
         // One pass, each game to its file.
-        let mut held_writer = GameWriter::create(apart, NOT_A_SHARD)?;
+        let mut held_writer = GameWriter::create(apart, Header::NOT_A_SHARD)?;
         (_, cut) = each_game(input, |found| {
             let pass = is_held(&found);
             positions[usize::from(pass)] += kept(input, &found, filter)?;
@@ -201,7 +198,7 @@ pub(super) fn subset(
     })?;
     let cut = tail_start(&sizes, holdout);
     let keep = (cut as f64 * fraction) as usize;
-    let mut writer = GameWriter::create(output, NOT_A_SHARD)?;
+    let mut writer = GameWriter::create(output, Header::NOT_A_SHARD)?;
     let (_, cut_short) = each_game(input, |found| {
         let index = found.index as usize;
         if index < keep || index >= cut {
@@ -221,7 +218,7 @@ pub(super) fn merge(output: &str, inputs: &[String]) -> Result<String, DataToolE
         require_games(input, "merge")?;
         readers.push(GameReader::open(input)?);
     }
-    let mut writer = GameWriter::create(output, NOT_A_SHARD)?;
+    let mut writer = GameWriter::create(output, Header::NOT_A_SHARD)?;
     let mut seen: HashSet<u128> = HashSet::new();
     let (mut games, mut positions, mut dropped) = (0u64, 0u64, 0u64);
     let mut cut: Vec<String> = Vec::new();
@@ -277,7 +274,7 @@ pub(super) fn shuffle(input: &str, output: &str, seed: u64) -> Result<String, Da
         Ok(true)
     })?;
     crate::fit::shuffle(&mut games, &mut Rng::new(seed));
-    let mut writer = GameWriter::create(output, NOT_A_SHARD)?;
+    let mut writer = GameWriter::create(output, Header::NOT_A_SHARD)?;
     for game in &games {
         writer.write_game(game)?;
     }

@@ -63,10 +63,11 @@ those before it are. When --out already holds games of the same seed,
 the run continues after them (a game cut short by a kill is dropped and
 played again), so rerunning the same command after a crash completes the
 file exactly as one uninterrupted run writes it; --games and --positions
-count what the file holds in all. Only the seed is checked (the header
-records nothing else): resume with the same options. A file of another
-seed, or that is not a self-play shard, is an error, unless --overwrite
-is given.
+count what the file holds in all. The header records the seed and a
+fingerprint of the options that shape the games and of the built-in
+network: a file of another seed or other such options, or that is not a
+self-play shard, is an error, unless --overwrite is given. A second run
+on a file another run is writing is refused.
 
 Shards: on several machines, give each its own --seed; the seeds' games
 are disjoint. `kiln-workshop data merge` joins the shards into one file.
@@ -218,6 +219,50 @@ impl Options {
             });
         }
         Ok(Parsed::Run(options))
+    }
+
+    /// The shard's recipe: a fingerprint (FNV-1a) of what shapes its games
+    /// besides the seed, recorded in the header so that a run with another
+    /// recipe is not appended to a shard (see [`Header::recipe`]): the node
+    /// limits, the openings (the file's bytes), the random plies and their
+    /// score limit, Chess960 starts, the hash size, whether tablebases
+    /// adjudicate, the evaluation, the opponent and its nodes, and the
+    /// built-in network's and tables' fingerprints. The engine's code is
+    /// not in it: a rebuilt engine that plays other games is the recorder's
+    /// to notice (the strength log records each shard's commit).
+    ///
+    /// [`Header::recipe`]: kiln_format::game::Header::recipe
+    ///
+    /// # Errors
+    /// The openings file cannot be read.
+    pub fn recipe(&self) -> Result<u64, kiln_format::FileError> {
+        use kiln_format::net::{fnv1a64, fnv1a64_continue};
+        let openings = match &self.openings {
+            Some(path) => fnv1a64(&std::fs::read(path).map_err(kiln_format::FileError::on(
+                kiln_format::FileAction::Read,
+                path,
+            ))?),
+            None => 0,
+        };
+        let text = format!(
+            "nodes={} hard-nodes={} openings={openings:016x} dfrc={} random-plies={} \
+             max-opening-score={} hash={} syzygy={} eval={:?} opponent={:?} opponent-nodes={} \
+             network={:016x} tables={:016x}",
+            self.nodes,
+            self.hard_node_limit(),
+            self.dfrc,
+            self.random_plies,
+            self.max_opening_score,
+            self.hash_mib,
+            self.syzygy.is_some(),
+            self.evaluation,
+            self.opponent,
+            self.opponent.as_ref().map_or(0, |_| self.opponent_nodes),
+            kiln::eval::nnue::network::FINGERPRINT,
+            kiln::build_info::FINGERPRINT,
+        );
+        // Never 0, which the header reads as "not recorded".
+        Ok(fnv1a64_continue(fnv1a64(b"kiln shard recipe"), text.as_bytes()).max(1))
     }
 
     /// The hard node limit a move.

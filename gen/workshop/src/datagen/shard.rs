@@ -89,7 +89,18 @@ pub(super) fn open_output(options: &Options) -> Result<(GameWriter, Held), Datag
             Err(error) => return Err(DatagenError::Output(error)),
         };
         match header.shard_seed {
-            Some(seed) if seed == options.seed => {}
+            Some(seed) if seed == options.seed => {
+                if let Some(recipe) = header.recipe
+                    && recipe != options.recipe()?
+                {
+                    return Err(not_resumable(format!(
+                        "it was begun with other self-play settings or another network \
+                         (recipe {recipe:016x}, this run's {:016x}): give the command it was \
+                         begun with, or another --out",
+                        options.recipe()?
+                    )));
+                }
+            }
             Some(seed) => {
                 return Err(not_resumable(format!(
                     "it holds the games of seed {seed}, not {}",
@@ -111,6 +122,7 @@ pub(super) fn open_output(options: &Options) -> Result<(GameWriter, Held), Datag
     }
     let header = Header {
         shard_seed: Some(options.seed),
+        recipe: Some(options.recipe()?),
     };
     let mut writer = GameWriter::create(path, header)?;
     // The header on disk at once: a run killed before its first game
