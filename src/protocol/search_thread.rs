@@ -88,6 +88,11 @@ pub struct SearchThread {
     tablebases: Option<Arc<Tablebases>>,
     tb_settings: TbSettings,
     evaluation: Evaluation,
+    /// A failed search joined where nobody could be told (by
+    /// [`searcher`](Self::searcher) or [`start`](Self::start)): given to
+    /// the next [`stop`](Self::stop) or [`join`](Self::join) that finds no
+    /// search running, so that the protocol still reports it.
+    unreported: Option<SearchFailed>,
 }
 
 impl SearchThread {
@@ -101,6 +106,7 @@ impl SearchThread {
             tablebases: None,
             tb_settings: TbSettings::default(),
             evaluation: Evaluation::DEFAULT,
+            unreported: None,
         }
     }
 
@@ -128,7 +134,7 @@ impl SearchThread {
         finish: impl FnOnce(&SearchResult) + Send + 'static,
     ) -> Result<(), CannotStart> {
         let mut finish = Some(finish);
-        let _ = self.stop();
+        self.stop_keeping_failure();
         let mut searcher = self.take_searcher();
         let thread_shared = Arc::clone(&shared);
         let handle = thread::Builder::new()
@@ -216,9 +222,12 @@ impl SearchThread {
     }
 
     /// Tells the running search to stop (also ending pondering) and joins
-    /// it. `None` when no search was running.
+    /// it. `None` when no search was running (and no failure is still to
+    /// be reported).
     pub fn stop(&mut self) -> Option<Result<SearchResult, SearchFailed>> {
-        let running = self.running.as_ref()?;
+        let Some(running) = self.running.as_ref() else {
+            return self.unreported.take().map(Err);
+        };
         running.shared.stop.store(true, Ordering::Relaxed);
         running.shared.pondering.store(false, Ordering::Relaxed);
         self.join()
@@ -227,7 +236,9 @@ impl SearchThread {
     /// Waits for the running search to end by itself and takes the
     /// searcher back. `None` when no search was running.
     pub fn join(&mut self) -> Option<Result<SearchResult, SearchFailed>> {
-        let running = self.running.take()?;
+        let Some(running) = self.running.take() else {
+            return self.unreported.take().map(Err);
+        };
         Some(match running.handle.join() {
             Ok((searcher, result)) => {
                 self.idle = Some(searcher);
@@ -246,10 +257,20 @@ impl SearchThread {
         })
     }
 
+    /// Stops any running search, dropping its result but keeping a
+    /// failure for the protocol to report.
+    fn stop_keeping_failure(&mut self) {
+        if self.running.is_some()
+            && let Some(Err(failure)) = self.stop()
+        {
+            self.unreported = Some(failure);
+        }
+    }
+
     /// The searcher, stopping any running search first (its result is
-    /// dropped).
+    /// dropped; a failure is kept to be reported).
     pub fn searcher(&mut self) -> &mut Searcher {
-        let _ = self.stop();
+        self.stop_keeping_failure();
         let searcher = self.take_searcher();
         self.idle.insert(searcher)
     }
@@ -425,6 +446,35 @@ mod tests {
             assert_eq!(moves.len(), 1);
             assert!(is_legal(&board, moves[0]));
         }
+    }
+
+    /// A failure joined where it could not be told (a new game or an
+    /// option set after the failed search) is kept for the next `stop` or
+    /// `join`, once.
+    #[test]
+    fn a_failure_joined_by_the_way_is_still_reported() {
+        let board = Board::startpos();
+        let mut thread = SearchThread::new(1);
+        thread
+            .start(
+                board,
+                Limits::depth(4),
+                0,
+                Arc::new(SearchShared::new(false)),
+                |_| panic!("a report failed (deliberately, in a test)"),
+                |_| {},
+            )
+            .expect("a search thread");
+        while !thread.is_finished() {
+            thread::sleep(std::time::Duration::from_millis(1));
+        }
+        thread.searcher().new_game();
+        let failed = SearchFailed {
+            tablebases_unloaded: false,
+        };
+        assert_eq!(thread.stop(), Some(Err(failed)));
+        assert_eq!(thread.stop(), None);
+        assert_eq!(thread.join(), None);
     }
 
     #[test]

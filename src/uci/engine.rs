@@ -152,9 +152,10 @@ impl Engine {
         true
     }
 
-    /// Joins the search thread if it has finished, recovering the searcher.
+    /// Joins the search thread if it has finished, recovering the searcher,
+    /// and reports a failed search not reported yet.
     fn reap_finished(&mut self) {
-        if self.search.is_finished() {
+        if self.search.is_finished() || !self.search.is_running() {
             report_failure(self.search.join());
         }
     }

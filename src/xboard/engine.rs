@@ -675,7 +675,12 @@ impl Engine {
         let mut expected = None;
         let best = match result.filter(|r| !r.best.is_null()) {
             Some(result) => {
-                self.scores.push(result.score);
+                // A move given without a finished iteration (a failed
+                // search's fallback) has no score: none goes into the
+                // resignation, draw and claim decisions.
+                if result.depth > 0 {
+                    self.scores.push(result.score);
+                }
                 expected = result.ponder;
                 result.best
             }

@@ -715,71 +715,76 @@ pub struct Scan {
 /// Counts the whole games of a game file, accepting a game cut short at
 /// its end (a killed writer's), which [`GameWriter::resume`] drops.
 ///
+/// A machine that stopped after the file grew but before its last bytes
+/// reached the disk can leave zeros at the end instead. More zeros than a
+/// game can end with ([`MAX_ZEROS_ENDING_A_GAME`]) mark such an end: the
+/// game they begin in is dropped with them, whether the zeros made it
+/// unreadable or read as its end marker, and so is a whole game just
+/// before them (its own end marker is part of the run).
+///
 /// # Errors
 /// A [`GameFileError`] when the file cannot be read or a game is corrupt.
 pub fn scan(path: impl AsRef<Path>) -> Result<Scan, GameFileError> {
     let path = path.as_ref();
+    let zeros_from = trailing_zeros_start(path)?;
     let mut reader = GameReader::open(path)?;
     let (mut games, mut positions) = (0, 0);
-    // Where the last whole game starts, and its positions.
-    let mut last = None;
-    loop {
+    let whole_length = loop {
         let start = reader.offset();
+        if zeros_from.is_some_and(|zeros| start >= zeros) {
+            break start;
+        }
         match reader.next_game() {
             Ok(Some(game)) => {
+                if zeros_from.is_some_and(|zeros| reader.offset() > zeros) {
+                    // The zeros begin inside this game: not its own.
+                    break start;
+                }
                 games += 1;
                 positions += game.moves.len() as u64;
-                last = Some((start, game.moves.len() as u64));
             }
-            Ok(None) | Err(GameFileError::Truncated { .. }) => break,
-            // A machine that stopped after the file grew but before its
-            // last bytes reached the disk can leave zeros at the end: the
-            // end of a run cut short, not damage. The game before them may
-            // be cut short too (zeros read as its end marker), so it is
-            // dropped and played again.
-            Err(GameFileError::Corrupt { offset, .. }) if zeros_from(path, offset)? => {
-                let whole_length = match last {
-                    Some((start, plies)) => {
-                        games -= 1;
-                        positions -= plies;
-                        start
-                    }
-                    None => offset,
-                };
-                return Ok(Scan {
-                    header: reader.header(),
-                    games,
-                    positions,
-                    whole_length,
-                });
-            }
+            Ok(None) | Err(GameFileError::Truncated { .. }) => break reader.offset(),
+            // The zeros begin inside this game and spoilt its start.
+            Err(GameFileError::Corrupt { .. }) if zeros_from.is_some() => break start,
             Err(error) => return Err(error),
         }
-    }
+    };
     Ok(Scan {
         header: reader.header(),
         games,
         positions,
-        whole_length: reader.offset(),
+        whole_length,
     })
 }
 
-/// Whether every byte of `path` from `offset` to its end is zero.
-fn zeros_from(path: &Path, offset: u64) -> Result<bool, GameFileError> {
+/// The most zero bytes a whole game can end with: its end marker (4), the
+/// score 0 of its last ply (2) and the high byte of that ply's move (1).
+pub const MAX_ZEROS_ENDING_A_GAME: u64 = 7;
+
+/// Where the run of zero bytes at the end of `path` begins, if it is longer
+/// than a game can end with (and so marks a machine's stop, not a file's
+/// last game).
+fn trailing_zeros_start(path: &Path) -> Result<Option<u64>, GameFileError> {
     use std::io::{Seek, SeekFrom};
+    let read_error = || FileError::on(FileAction::Read, path);
     let mut file = File::open(path).map_err(FileError::on(FileAction::Open, path))?;
-    file.seek(SeekFrom::Start(offset))
-        .map_err(FileError::on(FileAction::Read, path))?;
-    let mut buffer = [0u8; 1 << 16];
-    loop {
-        let n = read_full(&mut file, &mut buffer).map_err(FileError::on(FileAction::Read, path))?;
-        if buffer[..n].iter().any(|&byte| byte != 0) {
-            return Ok(false);
+    let length = file.seek(SeekFrom::End(0)).map_err(read_error())?;
+    let mut end = length;
+    let mut buffer = vec![0u8; 1 << 16];
+    // Backwards a block at a time until a byte that is not zero.
+    while end > HEADER_BYTES as u64 {
+        let block = (end - HEADER_BYTES as u64).min(buffer.len() as u64);
+        let from = end - block;
+        file.seek(SeekFrom::Start(from)).map_err(read_error())?;
+        let bytes = &mut buffer[..block as usize];
+        file.read_exact(bytes).map_err(read_error())?;
+        if let Some(last) = bytes.iter().rposition(|&byte| byte != 0) {
+            end = from + last as u64 + 1;
+            break;
         }
-        if n < buffer.len() {
-            return Ok(true);
-        }
+        end = from;
     }
+    Ok((length - end > MAX_ZEROS_ENDING_A_GAME).then_some(end))
 }
 
 /// Writes games to a game file.
@@ -1109,11 +1114,20 @@ mod tests {
                 "{zeros} zeros"
             );
         }
-        // Zeros inside the third game, after its start: read as its end.
-        let mut bytes = three_games[..third_start as usize + 32 + 4].to_vec();
-        bytes.extend([0u8; 64]);
-        std::fs::write(&path, &bytes).unwrap();
-        assert_eq!(scan(&path).unwrap().whole_length, third_start);
+        // Zeros that begin inside the third game: in its moves, where the
+        // first zero ply reads as its end (however few zeros follow), or
+        // in its start position, which they spoil.
+        for (kept, zeros) in [(32 + 4, 64), (32 + 4, 12), (10, 100), (1, 40)] {
+            let mut bytes = three_games[..third_start as usize + kept].to_vec();
+            bytes.extend(std::iter::repeat_n(0u8, zeros));
+            std::fs::write(&path, &bytes).unwrap();
+            let found = scan(&path).unwrap();
+            assert_eq!(
+                (found.games, found.whole_length),
+                (2, third_start),
+                "{kept} bytes of the game, then {zeros} zeros"
+            );
+        }
         // Anything not zero after the fault is damage, not a cut.
         let mut bytes = three_games.clone();
         bytes.extend([0u8; 40]);

@@ -36,32 +36,36 @@ pub(super) struct Held {
 /// How often the output is synced to the disk while games are written.
 const SYNC_INTERVAL: Duration = Duration::from_secs(10);
 
-/// An exclusive lock on `--out`, held for the whole run: a second run on
-/// the same file would cut it back under the first (resuming drops a game
-/// cut short) and write its games over the first run's.
+/// An exclusive lock on `<out>.lock`, held for the whole run: a second run
+/// on the same file would cut it back under the first (resuming drops a
+/// game cut short) and write its games over the first run's. The lock is
+/// on a file of its own, left in place (removing it could let two runs
+/// lock two files of one name), because a lock on the output itself is
+/// mandatory on some systems and would refuse the run's own writes.
 pub(super) struct OutputLock {
     _file: std::fs::File,
 }
 
-/// Takes the lock on `--out` (creating the file if need be: an empty file
-/// is a shard not begun).
+/// Takes the lock of `--out`.
 ///
 /// # Errors
-/// [`DatagenError::Busy`] when another run holds it; the file cannot be
-/// opened or locked.
+/// [`DatagenError::Busy`] when another run holds it; the lock file cannot
+/// be opened or locked.
 pub(super) fn lock_output(options: &Options) -> Result<OutputLock, DatagenError> {
-    let path = &options.out;
+    let path = format!("{}.lock", options.out);
     let file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(path)
-        .map_err(FileError::on(FileAction::Create, path))?;
+        .open(&path)
+        .map_err(FileError::on(FileAction::Create, &path))?;
     match file.try_lock() {
         Ok(()) => Ok(OutputLock { _file: file }),
-        Err(std::fs::TryLockError::WouldBlock) => Err(DatagenError::Busy { path: path.clone() }),
+        Err(std::fs::TryLockError::WouldBlock) => Err(DatagenError::Busy {
+            path: options.out.clone(),
+        }),
         Err(std::fs::TryLockError::Error(source)) => {
-            Err(FileError::on(FileAction::Lock, path)(source).into())
+            Err(FileError::on(FileAction::Lock, &path)(source).into())
         }
     }
 }
@@ -125,9 +129,9 @@ pub(super) fn open_output(options: &Options) -> Result<(GameWriter, Held), Datag
         recipe: Some(options.recipe()?),
     };
     let mut writer = GameWriter::create(path, header)?;
-    // The header on disk at once: a run killed before its first game
-    // leaves a file the next run continues.
-    writer.flush()?;
+    // The header on disk at once: a run killed, or a machine stopped,
+    // before its first game leaves a file the next run continues.
+    writer.sync()?;
     Ok((writer, Held::default()))
 }
 
