@@ -242,9 +242,26 @@ pub fn run(options: &Options) -> Result<u64, DatagenError> {
         (Some(p), _) => ("positions", Some(p), held.positions),
         (None, g) => ("games", g, held.games),
     };
-    let mut progress = Progress::new("datagen", unit, total);
-    progress.resume_from(before);
-    let report = |progress: &mut Progress| {
+    // A file that holds the target already is left as it is: no progress
+    // line to show (it would read "454721/1 games (45472100.0 %)").
+    let done_before = total.is_some_and(|total| before >= total);
+    if done_before {
+        eprintln!(
+            "datagen: '{}' holds {before} {unit} already, no fewer than the {} asked for: \
+             nothing to play",
+            options.out,
+            total.unwrap_or(before)
+        );
+    }
+    let mut progress = (!done_before).then(|| {
+        let mut progress = Progress::new("datagen", unit, total);
+        progress.resume_from(before);
+        progress
+    });
+    let report = |progress: &mut Option<Progress>| {
+        let Some(progress) = progress else {
+            return;
+        };
         let games = shard.games.load(Ordering::Relaxed);
         let positions = shard.positions.load(Ordering::Relaxed);
         let (done, mut message) = match options.positions {
@@ -272,7 +289,9 @@ pub fn run(options: &Options) -> Result<u64, DatagenError> {
         handles.into_iter().any(|h| h.join().is_err())
     });
     report(&mut progress);
-    progress.finish();
+    if let Some(progress) = &mut progress {
+        progress.finish();
+    }
     if panicked {
         return Err(DatagenError::WorkerPanicked);
     }

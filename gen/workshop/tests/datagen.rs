@@ -208,8 +208,10 @@ fn targets_resuming_and_refusals() {
     // A file that already holds what is asked for is left as it is, and
     // a larger --games adds to it.
     let before = std::fs::read(&out).unwrap();
-    run_ok(&out, "--games 1 --nodes 200 --seed 3");
+    let output = run_ok(&out, "--games 1 --nodes 200 --seed 3");
     assert_eq!(std::fs::read(&out).unwrap(), before);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("nothing to play"), "{stderr}");
     run_ok(
         &out,
         &format!("--games {} --nodes 200 --seed 3", games.len() + 1),
