@@ -260,9 +260,10 @@ impl SearchThread {
     /// Stops any running search, dropping its result but keeping a
     /// failure for the protocol to report.
     fn stop_keeping_failure(&mut self) {
-        if self.running.is_some()
-            && let Some(Err(failure)) = self.stop()
-        {
+        if self.running.is_none() {
+            return;
+        }
+        if let Some(Err(failure)) = self.stop() {
             self.unreported = Some(failure);
         }
     }

@@ -48,6 +48,7 @@ pub mod datagen;
 pub mod fit;
 pub mod games;
 pub mod label;
+pub mod lock_file;
 pub mod neutral;
 pub mod pgn;
 pub mod plot;

@@ -18,7 +18,6 @@ use super::play::{Setup, opponent_color, play_game};
 use crate::uci_client::UciClient;
 use kiln_board::Color;
 use kiln_format::game::{Game, GameFileError, GameReader, GameWriter, Header};
-use kiln_format::{FileAction, FileError};
 
 /// Games a thread may run ahead of the first game not yet written, per
 /// thread: room for a long game to finish while the others go on.
@@ -36,12 +35,10 @@ pub(super) struct Held {
 /// How often the output is synced to the disk while games are written.
 const SYNC_INTERVAL: Duration = Duration::from_secs(10);
 
-/// An exclusive lock on `<out>.lock`, held for the whole run: a second run
-/// on the same file would cut it back under the first (resuming drops a
-/// game cut short) and write its games over the first run's. The lock is
-/// on a file of its own, left in place (removing it could let two runs
-/// lock two files of one name), because a lock on the output itself is
-/// mandatory on some systems and would refuse the run's own writes.
+/// The lock of `--out` ([`crate::lock_file`]), held for the whole run: a
+/// second run on the same file would cut it back under the first
+/// (resuming drops a game cut short) and write its games over the first
+/// run's.
 pub(super) struct OutputLock {
     _file: std::fs::File,
 }
@@ -52,21 +49,11 @@ pub(super) struct OutputLock {
 /// [`DatagenError::Busy`] when another run holds it; the lock file cannot
 /// be opened or locked.
 pub(super) fn lock_output(options: &Options) -> Result<OutputLock, DatagenError> {
-    let path = format!("{}.lock", options.out);
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(FileError::on(FileAction::Create, &path))?;
-    match file.try_lock() {
-        Ok(()) => Ok(OutputLock { _file: file }),
-        Err(std::fs::TryLockError::WouldBlock) => Err(DatagenError::Busy {
+    match crate::lock_file::try_lock_beside(std::path::Path::new(&options.out))? {
+        Some(file) => Ok(OutputLock { _file: file }),
+        None => Err(DatagenError::Busy {
             path: options.out.clone(),
         }),
-        Err(std::fs::TryLockError::Error(source)) => {
-            Err(FileError::on(FileAction::Lock, &path)(source).into())
-        }
     }
 }
 

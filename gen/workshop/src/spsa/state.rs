@@ -228,21 +228,11 @@ impl TuneLock {
     /// [`StateError::Busy`] when another run holds it; the lock file
     /// cannot be opened.
     pub fn take(state: &Path) -> Result<TuneLock, StateError> {
-        let mut name = state.as_os_str().to_owned();
-        name.push(".lock");
-        let path = PathBuf::from(name);
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(FileError::on(FileAction::Create, &path))?;
-        match file.try_lock() {
-            Ok(()) => Ok(TuneLock { file }),
-            Err(fs::TryLockError::WouldBlock) => Err(StateError::Busy { lock: path }),
-            Err(fs::TryLockError::Error(source)) => {
-                Err(FileError::on(FileAction::Lock, path)(source).into())
-            }
+        match crate::lock_file::try_lock_beside(state)? {
+            Some(file) => Ok(TuneLock { file }),
+            None => Err(StateError::Busy {
+                lock: crate::lock_file::lock_path(state),
+            }),
         }
     }
 
