@@ -671,6 +671,24 @@ impl Searcher {
         }
     }
 
+    /// Checks the stop flags and, on the main thread, the hard limit now,
+    /// outside the rhythm of [`tick`](Self::tick): before work whose time
+    /// the node count does not bound. A tablebase probe can wait on a cold
+    /// disk, and the thousand probes between two polls could overrun the
+    /// hard limit. Returns whether to stop.
+    fn poll_now(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.shared.stop.load(Ordering::Relaxed) || self.sync.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        } else if self.thread_index == 0 && self.clock_running() && self.time.hard_expired() {
+            self.stopped = true;
+            self.sync.stop.store(true, Ordering::Relaxed);
+        }
+        self.stopped
+    }
+
     /// Starts loading the transposition-table bucket and the evaluation
     /// cache slot of `key`, the position a move is about to reach, which
     /// the child node will probe.

@@ -14,7 +14,8 @@
 //!   `SyzygyProbeDepth` or deeper when the count equals the limit. A win or
 //!   loss scores in the tablebase band ([`wdl_score`]) and is a bound, an
 //!   exact score for the rest; the node returns it when it decides the
-//!   window and stores it in the transposition table.
+//!   window and stores it in the transposition table. The clock is checked
+//!   before each probe, which may wait on the disk.
 //!
 //! With no tables loaded nothing here runs: the search is unchanged.
 
@@ -126,6 +127,12 @@ impl Searcher {
         {
             return None;
         }
+        // Each probe may read the disk: look at the clock first (a few
+        // nanoseconds beside a probe's microseconds), not only every
+        // `CHECK_EVERY` nodes.
+        if self.poll_now() {
+            return None;
+        }
         let wdl = self.tablebases.as_ref()?.probe_wdl(board)?;
         self.sync.tb_hits.fetch_add(1, Ordering::Relaxed);
         Some(wdl)
@@ -134,5 +141,51 @@ impl Searcher {
     /// The score of a probed node at `ply`.
     pub(super) fn tablebase_score(&self, wdl: Wdl, ply: usize) -> Score {
         wdl_score(wdl, ply, self.tb_settings.rule50)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::*;
+    use crate::search::limits::Limits;
+    use crate::search::time::TimeManager;
+
+    /// A probe waits for the disk, so a search past its hard limit must
+    /// not make another before its next regular poll.
+    #[test]
+    fn no_probe_is_made_past_the_hard_limit() {
+        let mut searcher = Searcher::new(1);
+        let limits = Limits {
+            movetime: Some(1),
+            ..Limits::default()
+        };
+        let started = Instant::now()
+            .checked_sub(Duration::from_millis(50))
+            .expect("the clock runs far enough back");
+        searcher.time = TimeManager::new(&searcher.params, &limits, 0, 1, started);
+        // The position qualifies for a probe: three pieces, half-move clock 0.
+        searcher.tb_cardinality = 5;
+        let board = Board::from_fen("8/8/4k3/8/8/4K3/8/R7 w - - 0 80").expect("a legal FEN");
+        assert!(!searcher.stopped);
+        assert_eq!(searcher.probe_tablebases(&board, 1), None);
+        assert!(searcher.stopped, "the clock was not read before the probe");
+        assert!(
+            searcher.sync.stop.load(Ordering::Relaxed),
+            "the helpers were not told"
+        );
+    }
+
+    #[test]
+    fn a_search_within_its_time_is_not_stopped_by_the_check() {
+        let mut searcher = Searcher::new(1);
+        let limits = Limits {
+            movetime: Some(60_000),
+            ..Limits::default()
+        };
+        searcher.time = TimeManager::new(&searcher.params, &limits, 0, 1, Instant::now());
+        assert!(!searcher.poll_now());
+        assert!(!searcher.sync.stop.load(Ordering::Relaxed));
     }
 }

@@ -75,6 +75,12 @@ pub enum TrainError {
     File(FileError),
     /// The run's checkpoint cannot be read, or belongs to another run.
     Checkpoint(CheckpointError),
+    /// Another run writes the same network: two runs on one `--out` would
+    /// share its checkpoint and write over each other's epochs.
+    Busy {
+        /// The network both would write.
+        path: String,
+    },
     /// The network's copies for this shape and thread count would not fit
     /// in the machine's memory.
     TooLarge {
@@ -101,6 +107,11 @@ impl fmt::Display for TrainError {
             TrainError::Write(error) => write!(f, "cannot encode the network: {error}"),
             TrainError::File(error) => error.fmt(f),
             TrainError::Checkpoint(error) => error.fmt(f),
+            TrainError::Busy { path } => write!(
+                f,
+                "another kiln-workshop train is writing '{path}' (it holds '{path}.lock'): wait \
+                 for it, or give another --out"
+            ),
             TrainError::TooLarge {
                 needed_mib,
                 physical_mib,
@@ -122,7 +133,10 @@ impl std::error::Error for TrainError {
             TrainError::Write(error) => Some(error),
             TrainError::File(error) => Some(error),
             TrainError::Checkpoint(error) => Some(error),
-            TrainError::NoPositions | TrainError::NoScores | TrainError::TooLarge { .. } => None,
+            TrainError::NoPositions
+            | TrainError::NoScores
+            | TrainError::Busy { .. }
+            | TrainError::TooLarge { .. } => None,
         }
     }
 }
@@ -159,6 +173,14 @@ fn check_memory(options: &Options, physical_mib: Option<u64>) -> Result<(), Trai
     }
 }
 
+/// Takes the lock of `out` ([`crate::lock_file`]), refused while another
+/// run holds it.
+fn lock_output(out: &str) -> Result<std::fs::File, TrainError> {
+    crate::lock_file::try_lock_beside(std::path::Path::new(out))
+        .map_err(TrainError::File)?
+        .ok_or_else(|| TrainError::Busy { path: out.into() })
+}
+
 /// What a run did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
@@ -187,6 +209,8 @@ pub struct Summary {
 /// where an earlier run of the same command left one), writes the
 /// network, and removes the checkpoint.
 pub fn run(options: &Options) -> Result<Summary, TrainError> {
+    // Held until the network is written and the checkpoint removed.
+    let _lock = lock_output(&options.out)?;
     // Created before the long load, so that a path that cannot be written
     // fails at once. The records start at epoch 1: an epoch's training
     // loss is the mean of its batches' losses as they are met, which has
@@ -803,6 +827,28 @@ mod tests {
         ];
         args.extend_from_slice(extra);
         Options::parse(args.iter().copied()).unwrap().run().unwrap()
+    }
+
+    /// Two runs on one `--out` would share its checkpoint: the second is
+    /// refused while the first holds the lock, and runs once it lets go.
+    #[test]
+    fn a_second_run_on_the_same_network_is_refused() {
+        let dir = scratch_dir("busy");
+        let path = |name: &str| file_in(&dir, name);
+        let (data, out) = (path("data.bin"), path("net.nnue"));
+        synthetic_data(&data, 10);
+        let options = tiny_options(&out, &["--data", &data, "--epochs", "1"]);
+        let first = lock_output(&out).unwrap();
+        let refused = run(&options).unwrap_err();
+        assert!(
+            matches!(&refused, TrainError::Busy { path } if *path == out),
+            "{refused:?}"
+        );
+        assert!(refused.to_string().contains("another --out"), "{refused}");
+        assert!(!std::path::Path::new(&out).exists(), "nothing written");
+        drop(first);
+        run(&options).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A shape and thread count whose copies of the network exceed the
