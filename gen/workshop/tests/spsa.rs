@@ -119,6 +119,19 @@ fn a_tune_plays_stops_resumes_and_keeps_its_settings() {
     let (code, _, err) = spsa(&dir, &other);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("--pairs-per 2 differs"), "{err}");
+    // ...and its engine and openings.
+    assert!(file.contains("\nengine Kiln "), "{file}");
+    assert!(file.contains("\nbook "), "{file}");
+    let openings = std::fs::read_to_string(&book).expect("read openings");
+    let fewer = openings.lines().take(2).collect::<Vec<_>>().join("\n") + "\n";
+    std::fs::write(dir.join("fewer.epd"), fewer).expect("write openings");
+    let other_book: Vec<&str> = base
+        .iter()
+        .map(|&arg| if arg == book_arg { "fewer.epd" } else { arg })
+        .collect();
+    let (code, _, err) = spsa(&dir, &other_book);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("--book") && err.contains("differs"), "{err}");
 
     // The same command without the stop finishes it.
     base.extend(["--pairs-per", "1"]);

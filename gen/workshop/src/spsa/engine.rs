@@ -101,6 +101,8 @@ pub fn spin_option(line: &str) -> Option<SpinOption> {
 /// What an engine says about tuning.
 #[derive(Clone, Debug, Default)]
 pub struct EngineOffer {
+    /// Its `id name`, if it gave one.
+    pub id_name: Option<String>,
     /// Every spin option (from the `uci` answer).
     pub spin_options: Vec<SpinOption>,
     /// The SPSA input lines of its `spsa` command (after `readyok`; other
@@ -119,6 +121,10 @@ impl EngineOffer {
                 handshake = true;
             } else if line == "readyok" {
                 ready = true;
+            } else if let Some(name) = line.strip_prefix("id name ")
+                && !handshake
+            {
+                offer.id_name = Some(name.trim().to_string());
             } else if !handshake {
                 offer.spin_options.extend(spin_option(line));
             } else if ready && line.split(',').count() == 7 {
@@ -282,6 +288,7 @@ mod tests {
              rfp_margin, int, 75, 35, 150, 5.75, 0.002\n",
         );
         assert!(handshake);
+        assert_eq!(offer.id_name.as_deref(), Some("Kiln"));
         assert_eq!(offer.spin_options.len(), 2);
         assert_eq!(
             offer.spsa_input,

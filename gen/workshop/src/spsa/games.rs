@@ -280,6 +280,7 @@ mod tests {
     use super::*;
     use crate::spsa::limit::Limit;
     use crate::spsa::schedule::{Schedule, parse_input};
+    use crate::spsa::state::Origin;
 
     fn game(white: &str, black: &str, result: Option<GameResult>, end: &str) -> GameSummary {
         GameSummary {
@@ -325,6 +326,7 @@ mod tests {
             seed: 5,
             parameters: parse_input("a, int, 5, 0, 10, 1, 0.002\nb, int, 50, 0, 100, 5, 0.002")
                 .unwrap(),
+            origin: Origin::default(),
         };
         let arena = Arena {
             fastchess: PathBuf::from("fastchess"),

@@ -38,7 +38,7 @@ use engine::{EngineError, EngineOffer};
 use games::{Arena, GamesError};
 use limit::Limit;
 use schedule::{Parameter, Perturbation, Schedule, parse_input};
-use state::{Record, Settings, StateError, StateFile, TuneLock};
+use state::{Origin, Record, Settings, StateError, StateFile, TuneLock};
 
 /// `kiln-workshop spsa --help`.
 pub const USAGE: &str = "\
@@ -343,8 +343,44 @@ fn read_params(path: &str) -> Result<Vec<Parameter>, SpsaError> {
     })
 }
 
+/// The engine and openings of this run: the engine's `id name`, the
+/// book's fingerprint.
+fn origin_of(offer: &EngineOffer, book: &Path) -> Result<Origin, SpsaError> {
+    let bytes = fs::read(book).map_err(FileError::on(FileAction::Read, book))?;
+    Ok(Origin {
+        engine: offer.id_name.clone(),
+        book: Some(format!("{:016x}", kiln_format::net::fnv1a64(&bytes))),
+    })
+}
+
+/// Checks that a tune goes on with the engine and openings it started
+/// with, where its file records them.
+fn check_origin(run: &Origin, file: &Origin, engine: &Path, book: &Path) -> Result<(), SpsaError> {
+    let differs = |option, path: &Path, given: &Option<String>, recorded: &Option<String>| match (
+        given, recorded,
+    ) {
+        (_, None) => Ok(()),
+        (Some(given), Some(recorded)) if given == recorded => Ok(()),
+        (given, Some(recorded)) => Err(SpsaError::Mismatch {
+            option,
+            given: format!(
+                "{} ({})",
+                path.display(),
+                given.as_deref().unwrap_or("no id name")
+            ),
+            file: recorded.clone(),
+        }),
+    };
+    differs("--engine", engine, &run.engine, &file.engine)?;
+    differs("--book", book, &run.book, &file.book)
+}
+
 /// The settings of a new tune: the command line's, the rest defaults.
-fn new_settings(tune: &TuneOptions, offer: &EngineOffer) -> Result<Settings, SpsaError> {
+fn new_settings(
+    tune: &TuneOptions,
+    offer: &EngineOffer,
+    origin: Origin,
+) -> Result<Settings, SpsaError> {
     let parameters = match &tune.params {
         Some(path) => read_params(path)?,
         None => offer.parameters()?,
@@ -365,6 +401,7 @@ fn new_settings(tune: &TuneOptions, offer: &EngineOffer) -> Result<Settings, Sps
         },
         seed: tune.seed.unwrap_or(DEFAULT_SEED),
         parameters,
+        origin,
     })
 }
 
@@ -450,10 +487,11 @@ pub fn run(options: &Options) -> Result<String, SpsaError> {
     }
     let (engine, fastchess, book) = (absolute(engine)?, absolute(fastchess)?, absolute(book)?);
     let offer = EngineOffer::probe(&engine)?;
+    let origin = origin_of(&offer, &book)?;
     // A new tune's parameters are checked before the lock is taken, so
     // that a tune refused at its start leaves no lock file behind.
     let fresh = |offer: &EngineOffer| -> Result<Settings, SpsaError> {
-        let settings = new_settings(&options.tune, offer)?;
+        let settings = new_settings(&options.tune, offer, origin.clone())?;
         offer.check(&settings.parameters)?;
         Ok(settings)
     };
@@ -469,6 +507,7 @@ pub fn run(options: &Options) -> Result<String, SpsaError> {
             eprintln!("kiln-workshop spsa: {note}");
         }
         check_same(&options.tune, &file.state().settings)?;
+        check_origin(&origin, &file.state().settings.origin, &engine, &book)?;
         offer.check(&file.state().settings.parameters)?;
         let (done, last) = (
             file.state().done(),
@@ -703,7 +742,46 @@ mod tests {
             schedule: Schedule::with_defaults(10, 2),
             seed: 3,
             parameters: parse_input("a, int, 5, 0, 10, 1, 0.002").unwrap(),
+            origin: Origin::default(),
         }
+    }
+
+    /// A tune goes on only with the engine and book it recorded; a file
+    /// that recorded none (begun before they were) takes any.
+    #[test]
+    fn a_tune_keeps_its_engine_and_book() {
+        let (engine, book) = (Path::new("/e/kiln"), Path::new("/b/openings.epd"));
+        let recorded = Origin {
+            engine: Some("Kiln 0.2.0 (net 1)".to_string()),
+            book: Some("00000000000000aa".to_string()),
+        };
+        assert!(check_origin(&recorded, &recorded, engine, book).is_ok());
+        assert!(check_origin(&recorded, &Origin::default(), engine, book).is_ok());
+        let other_net = Origin {
+            engine: Some("Kiln 0.2.0 (net 2)".to_string()),
+            ..recorded.clone()
+        };
+        let refused = check_origin(&other_net, &recorded, engine, book)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.starts_with("--engine /e/kiln (Kiln 0.2.0 (net 2)) differs")
+                && refused.contains("(Kiln 0.2.0 (net 1))"),
+            "{refused}"
+        );
+        let other_book = Origin {
+            book: Some("00000000000000bb".to_string()),
+            ..recorded.clone()
+        };
+        let refused = check_origin(&other_book, &recorded, engine, book)
+            .unwrap_err()
+            .to_string();
+        assert!(refused.starts_with("--book /b/openings.epd"), "{refused}");
+        let nameless = Origin {
+            engine: None,
+            ..recorded.clone()
+        };
+        assert!(check_origin(&nameless, &recorded, engine, book).is_err());
     }
 
     #[test]

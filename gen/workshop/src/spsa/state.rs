@@ -58,6 +58,20 @@ pub struct Settings {
     pub seed: u64,
     /// What is tuned, with the values it started from.
     pub parameters: Vec<Parameter>,
+    /// The engine and openings the tune started with.
+    pub origin: Origin,
+}
+
+/// The engine and the openings a tune's games are played with, recorded
+/// when it starts so that a run going on with others is refused. `None` in
+/// the files of tunes begun before they were recorded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Origin {
+    /// The engine's `id name` (Kiln's names its version, tables and
+    /// network).
+    pub engine: Option<String>,
+    /// The book's fingerprint: 64-bit FNV-1a of its bytes, in hex.
+    pub book: Option<String>,
 }
 
 /// One finished iteration.
@@ -178,6 +192,12 @@ fn header(settings: &Settings) -> String {
         schedule.a_ratio,
         settings.seed,
     );
+    if let Some(engine) = &settings.origin.engine {
+        text += &format!("engine {engine}\n");
+    }
+    if let Some(book) = &settings.origin.book {
+        text += &format!("book {book}\n");
+    }
     for parameter in &settings.parameters {
         text += &format!("parameter {}\n", parameter.input_line());
     }
@@ -410,8 +430,19 @@ fn parse(path: &Path, text: &str) -> Result<State, StateError> {
     let seed = whole(field("seed")?, 0..=u64::MAX)?;
     let mut parameters = Vec::new();
     let mut records = Vec::new();
+    let mut origin = Origin::default();
     for (n, line) in lines {
-        if let Some(input) = line.strip_prefix("parameter ") {
+        let origin_field = match line.split_once(' ') {
+            Some(("engine", value)) => Some((&mut origin.engine, value)),
+            Some(("book", value)) => Some((&mut origin.book, value)),
+            _ => None,
+        };
+        if let Some((field, value)) = origin_field {
+            if !parameters.is_empty() || field.is_some() {
+                return Err(malformed(n, format!("'{line}' out of place or repeated")));
+            }
+            *field = Some(value.to_string());
+        } else if let Some(input) = line.strip_prefix("parameter ") {
             if !records.is_empty() {
                 return Err(malformed(n, "a parameter after the iterations".to_string()));
             }
@@ -487,6 +518,7 @@ fn parse(path: &Path, text: &str) -> Result<State, StateError> {
             schedule,
             seed,
             parameters,
+            origin,
         },
         records,
     })
@@ -506,6 +538,10 @@ mod tests {
                 Parameter::parse("rfp_margin, int, 75, 35, 150, 5.75, 0.002").unwrap(),
                 Parameter::parse("lmr_base_centi, int, 75, 35, 150, 5.75, 0.002").unwrap(),
             ],
+            origin: Origin {
+                engine: Some("Kiln 0.2.0 (net 086584763a7948c8)".to_string()),
+                book: Some("cbf29ce484222325".to_string()),
+            },
         }
     }
 
@@ -554,6 +590,18 @@ mod tests {
         let lock = TuneLock::take(&path).unwrap();
         StateFile::create(&path, nodes.clone(), &lock).unwrap();
         assert_eq!(load(&path).unwrap().0.settings, nodes);
+        // A tune begun before the engine and book were recorded reads
+        // without them.
+        let text = fs::read_to_string(&path).unwrap();
+        let older: String = text
+            .lines()
+            .filter(|line| !line.starts_with("engine ") && !line.starts_with("book "))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        assert_ne!(older, text);
+        fs::write(&path, older).unwrap();
+        let origin = load(&path).unwrap().0.settings.origin;
+        assert_eq!(origin, Origin::default());
     }
 
     #[test]
@@ -580,7 +628,7 @@ mod tests {
         fs::write(&path, header.trim_end()).unwrap();
         assert!(matches!(
             load(&path),
-            Err(StateError::Malformed { line: 12, .. })
+            Err(StateError::Malformed { line: 14, .. })
         ));
     }
 
@@ -625,16 +673,27 @@ mod tests {
             ),
             (
                 format!("{whole}iteration 2 1 1 1 0 75 75\n"),
-                13,
+                15,
                 "comes next",
             ),
-            (format!("{whole}iteration 1 1 1 1 0 75\n"), 13, "numbers"),
+            (format!("{whole}iteration 1 1 1 1 0 75\n"), 15, "numbers"),
             (
                 format!("{whole}iteration 1 1 1 1 0 75 NaN\n"),
-                13,
+                15,
                 "not a value",
             ),
-            (format!("{whole}bogus\n"), 13, "unexpected"),
+            (format!("{whole}bogus\n"), 15, "unexpected"),
+            // The engine and book come once, before the parameters.
+            (
+                format!("{whole}book 0000000000000001\n"),
+                15,
+                "out of place",
+            ),
+            (
+                whole.replace("book cbf", "engine Kiln\nbook cbf"),
+                11,
+                "repeated",
+            ),
         ] {
             fs::write(&path, &text).unwrap();
             match StateFile::open(&path, &lock) {
