@@ -125,8 +125,9 @@ impl ThreadSync {
 
 /// Skip pattern of the helpers (as in Stockfish 7-9's Lazy SMP): helper
 /// `i` uses row `(i - 1) % 20`, and skips iteration `depth` when
-/// `(depth + game_ply + phase) / size` is odd. Helper 1 searches every
-/// other depth, helpers 2-5 skip two of every four, and so on, so at any
+/// `(depth + game_ply + phase) / size` is odd. Helpers 1 and 2 each search
+/// every other depth (opposite halves), helpers 3-6 skip two of every
+/// four, and so on, so at any
 /// moment the threads are spread over the current depth and the next ones.
 const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 /// See [`SKIP_SIZE`].

@@ -6,8 +6,7 @@
 //! between the game result (optionally blended with the search score) and
 //! `sigmoid(K × eval)`: first `K` is fitted to the current weights, then
 //! Adam descends over all `(mg, eg)` weights (material, piece-square tables
-//! and terms; the phase weights, mobility centres and king-attack units stay
-//! as they are) in shuffled mini-batches, with a small L2 pull towards the
+//! and terms; the phase weights and king-attack units stay as they are) in shuffled mini-batches, with a small L2 pull towards the
 //! starting weights or the neutral ones (`--reg`, `--reg-towards`) so that
 //! weights few games use cannot simply memorise those games. The last
 //! `--holdout` of the positions (whole games) are kept out of the fit and

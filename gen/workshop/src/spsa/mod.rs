@@ -54,7 +54,7 @@ command again after a stop). Every finished iteration is kept.
   --engine <path>      the engine: Kiln built with `cargo build --release --features spsa`
   --fastchess <path>   the fastchess binary (`make fastchess`)
   --book <file>        openings, EPD or PGN
-  --concurrency <n>    games played at once (default 1)
+  --concurrency <n>    games played at once (default 1; at most the hardware threads)
   --stop-after <n>     stop after n more iterations (default: at the end of the tune)
   --show               print the tune so far and its values; play nothing
 
