@@ -427,9 +427,13 @@ impl Board {
     fn outermost_rook(&self, color: Color, side: CastleSide) -> Option<Square> {
         let king = self.king_square(color);
         let rooks = self.pieces(color, PieceKind::Rook) & rank_mask(king.rank());
+        // The squares below the king's: `king - 1`. (Not `(king << 1) - 1`
+        // for the squares up to it: a king on h8 shifts out to 0.)
+        let king = king.bitboard().0;
+        let below = king.wrapping_sub(1);
         let beyond = match side {
-            CastleSide::Short => rooks.0 & !((king.bitboard().0 << 1) - 1),
-            CastleSide::Long => rooks.0 & (king.bitboard().0 - 1),
+            CastleSide::Short => rooks.0 & !(king | below),
+            CastleSide::Long => rooks.0 & below,
         };
         if beyond == 0 {
             return None;
@@ -634,6 +638,25 @@ mod tests {
         assert_eq!(four.to_fen(), "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
         // Extra whitespace is fine.
         assert!(Board::from_fen("  4k3/8/8/8/8/8/8/4K3   w - -  0   1 ").is_ok());
+    }
+
+    /// A king in the last corner has no square beyond it: its right is
+    /// refused (a rook is needed), not an arithmetic overflow.
+    #[test]
+    fn a_corner_king_with_a_right_and_no_rook_is_refused() {
+        assert_eq!(
+            err("7k/8/8/8/8/8/8/4K3 b k - 0 1"),
+            FenError::CastlingWithoutRook { right: 'k' }
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/K7 w Q - 0 1"),
+            FenError::CastlingWithoutRook { right: 'Q' }
+        );
+        let rook_below = Board::from_fen("6rk/8/8/8/8/8/8/4K3 b q - 0 1").expect("valid");
+        assert_eq!(
+            rook_below.castling_rook(Color::Black, CastleSide::Long),
+            Some(Square::G8)
+        );
     }
 
     #[test]
