@@ -417,6 +417,16 @@ fn quit_during_search_and_eof_exit_promptly() {
     );
     e.send("quit");
     assert!(e.close_and_wait(Duration::from_secs(2)).success());
+
+    // So does a bench to depth 64, which gives no count once stopped.
+    let mut e = engine();
+    e.send("bench 64");
+    e.ready();
+    e.send("stop");
+    let lines = e.until(Duration::from_secs(5), |l| l == "info string bench stopped");
+    assert!(!lines.iter().any(|l| l.ends_with(" nps")), "{lines:#?}");
+    e.send("quit");
+    assert!(e.close_and_wait(Duration::from_secs(2)).success());
 }
 
 /// Sends `isready` and asserts that `readyok` comes within `limit`.

@@ -10,6 +10,7 @@ use crate::search::limits::Limits;
 use crate::search::{SearchShared, Searcher};
 use kiln_board::Board;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 /// Default depth of `kiln bench`.
 pub const DEFAULT_DEPTH: u64 = 10;
@@ -84,6 +85,20 @@ pub fn run(depth: Option<u64>, out: &mut dyn FnMut(&str)) -> u64 {
 /// or UCI `bench` after `setoption name UseNNUE`): each evaluation has its
 /// own node count, and the nps of the two compare their speed.
 pub fn run_with(depth: Option<u64>, evaluation: Evaluation, out: &mut dyn FnMut(&str)) -> u64 {
+    // Nothing sets this stop flag: the run always ends with its count.
+    let shared = Arc::new(SearchShared::default());
+    run_until(depth, evaluation, &shared, out).unwrap_or_default()
+}
+
+/// [`run_with`], given up when `shared.stop` is set (UCI `stop`): then
+/// `None`, and no total is printed (the count of an unfinished bench is
+/// no signature).
+pub fn run_until(
+    depth: Option<u64>,
+    evaluation: Evaluation,
+    shared: &Arc<SearchShared>,
+    out: &mut dyn FnMut(&str),
+) -> Option<u64> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64) as i32;
     let mut searcher = Searcher::new(BENCH_HASH_MIB);
     searcher.set_evaluation(evaluation);
@@ -104,13 +119,10 @@ pub fn run_with(depth: Option<u64>, evaluation: Evaluation, out: &mut dyn FnMut(
         // Every position starts from an empty table and empty statistics, so
         // each position's count is independent of the ones before it.
         searcher.new_game();
-        let result = searcher.search(
-            &mut board,
-            &limits,
-            0,
-            Arc::new(SearchShared::default()),
-            &mut |_| {},
-        );
+        let result = searcher.search(&mut board, &limits, 0, Arc::clone(shared), &mut |_| {});
+        if shared.stop.load(Ordering::Relaxed) {
+            return None;
+        }
         total += result.nodes;
         out(&format!(
             "position {:2}/{}: {:>10} nodes  bestmove {}  {}",
@@ -131,5 +143,5 @@ pub fn run_with(depth: Option<u64>, evaluation: Evaluation, out: &mut dyn FnMut(
         "===========================\nTotal time (ms) : {ms}"
     ));
     out(&format!("{total} nodes {nps} nps"));
-    total
+    Some(total)
 }

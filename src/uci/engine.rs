@@ -16,7 +16,7 @@
 
 use std::io::{self, BufRead};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -48,19 +48,20 @@ pub struct Engine {
     options: Options,
     /// The searcher, on its search thread while a search runs.
     search: SearchThread,
-    /// Perfts still counting and `genfens` runs still drawing, each on its
-    /// own thread.
+    /// Perfts still counting, benches still searching and `genfens` runs
+    /// still drawing, each on its own thread.
     jobs: Vec<BackgroundJob>,
     debug: bool,
 }
 
-/// A `go perft` or a `genfens` running on its own thread.
+/// A `go perft`, a `bench` or a `genfens` running on its own thread.
 #[derive(Debug)]
 struct BackgroundJob {
     thread: thread::JoinHandle<()>,
-    /// Set by `stop`: the job gives up (a perft prints no total, `genfens`
-    /// no more openings).
-    stop: Arc<AtomicBool>,
+    /// Its `stop` is set by `stop`: the job gives up (a perft or a bench
+    /// prints no total, `genfens` no more openings). A bench's searches
+    /// read the whole of it.
+    stop: Arc<SearchShared>,
 }
 
 impl Default for Engine {
@@ -134,13 +135,7 @@ impl Engine {
             UciCommand::Display => self.display(),
             UciCommand::Eval => self.eval(),
             UciCommand::Perft(depth) => self.perft(depth),
-            UciCommand::Bench(depth) => {
-                self.stop_search();
-                // The bench honours `UseNNUE`, so one UCI connection can compare
-                // the two evaluations' speed.
-                let evaluation = self.options.chosen_evaluation();
-                super::bench::run_with(depth, evaluation, &mut |line| send(line));
-            }
+            UciCommand::Bench(depth) => self.bench(depth),
             UciCommand::Genfens(params) => self.genfens(params),
             #[cfg(feature = "spsa")]
             UciCommand::Spsa => {
@@ -361,12 +356,16 @@ impl Engine {
         let depth = depth.min(64) as u32;
         let mut board = self.board.clone();
         let chess960 = self.options.chess960;
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = Arc::new(SearchShared::default());
         let stop_flag = Arc::clone(&stop);
         let spawned = thread::Builder::new().name("perft".into()).spawn(move || {
             let mut out = Vec::new();
             let result = crate::protocol::perft::divide_until(
-                &mut board, depth, chess960, &mut out, &stop_flag,
+                &mut board,
+                depth,
+                chess960,
+                &mut out,
+                &stop_flag.stop,
             );
             for line in String::from_utf8_lossy(&out).lines() {
                 send(line);
@@ -380,6 +379,33 @@ impl Engine {
         match spawned {
             Ok(thread) => self.jobs.push(BackgroundJob { thread, stop }),
             Err(e) => info_string(&format!("cannot start perft: {e}")),
+        }
+    }
+
+    /// `bench`: the bench of `kiln bench` on its own thread, like perft, so
+    /// that `isready` is answered meanwhile and `stop` abandons it (a deep
+    /// one can run for hours); `quit` waits for its count. It honours
+    /// `UseNNUE`, so one UCI connection can compare the two evaluations'
+    /// speed.
+    fn bench(&mut self, depth: Option<u64>) {
+        self.stop_search();
+        self.jobs.retain(|job| !job.thread.is_finished());
+        let evaluation = self.options.chosen_evaluation();
+        let stop = Arc::new(SearchShared::default());
+        let shared = Arc::clone(&stop);
+        let spawned = thread::Builder::new()
+            .name("bench".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let finished =
+                    super::bench::run_until(depth, evaluation, &shared, &mut |line| send(line));
+                if finished.is_none() {
+                    info_string("bench stopped");
+                }
+            });
+        match spawned {
+            Ok(thread) => self.jobs.push(BackgroundJob { thread, stop }),
+            Err(e) => info_string(&format!("cannot start bench: {e}")),
         }
     }
 
@@ -402,7 +428,7 @@ impl Engine {
                 params.extra.join(" ")
             );
         }
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = Arc::new(SearchShared::default());
         let stop_flag = Arc::clone(&stop);
         let spawned = thread::Builder::new()
             .name("genfens".into())
@@ -410,7 +436,7 @@ impl Engine {
             .spawn(move || {
                 let result = genfens::generate(
                     &params,
-                    &stop_flag,
+                    &stop_flag.stop,
                     &mut |fen| send(&format!("info string genfens {fen}")),
                     &mut |warning| eprintln!("info string {warning}"),
                 );
@@ -426,21 +452,21 @@ impl Engine {
         }
     }
 
-    /// `stop`: every running perft and `genfens` gives up; waits for their
-    /// threads.
+    /// `stop`: every running perft, bench and `genfens` gives up; waits
+    /// for their threads.
     fn stop_jobs(&mut self) {
         for job in &self.jobs {
-            job.stop.store(true, Ordering::Relaxed);
+            job.stop.stop.store(true, Ordering::Relaxed);
         }
         self.finish_jobs();
     }
 
-    /// Waits for every running perft to print its count and every
+    /// Waits for every running perft and bench to print its count and every
     /// `genfens` its openings.
     fn finish_jobs(&mut self) {
         for job in self.jobs.drain(..) {
             if job.thread.join().is_err() {
-                info_string("internal error: a perft or genfens thread panicked");
+                info_string("internal error: a perft, bench or genfens thread panicked");
             }
         }
     }
