@@ -23,6 +23,9 @@ pub const SEPARATOR: char = if cfg!(windows) { ';' } else { ':' };
 const WDL_MAGIC: [u8; 4] = [0x71, 0xe8, 0x23, 0x5d];
 /// The first bytes of a DTZ file (`.rtbz`).
 const DTZ_MAGIC: [u8; 4] = [0xd7, 0x66, 0x0c, 0xa5];
+/// The most pieces (kings included) of any Syzygy table: a file named for
+/// more is not one, whatever its first bytes.
+const MOST_PIECES: usize = 7;
 
 /// The directories of a `SyzygyPath` that hold usable tables.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -164,7 +167,8 @@ fn table_name(name: &str) -> Option<(u32, [u8; 4])> {
     let (white, black) = stem.split_once('v')?;
     let side =
         |s: &str| s.starts_with('K') && s[1..].chars().all(|c| "QRBNP".contains(c)) && s.len() <= 7;
-    (side(white) && side(black)).then(|| ((white.len() + black.len()) as u32, magic))
+    let pieces = white.len() + black.len();
+    (side(white) && side(black) && pieces <= MOST_PIECES).then_some((pieces as u32, magic))
 }
 
 /// Whether `file` reads as a whole table: the right magic number and a size
@@ -209,6 +213,11 @@ mod tests {
         assert_eq!(table_name("KQvK.rtbm"), None);
         assert_eq!(table_name("README.rtbw"), None);
         assert_eq!(table_name("SOURCE.txt"), None);
+        // Seven men at most: more would let positions no table holds be
+        // probed.
+        assert_eq!(table_name("KQRRvKQR.rtbw"), Some((7, WDL_MAGIC)));
+        assert_eq!(table_name("KQQQQQQvKQQQQQQ.rtbw"), None);
+        assert_eq!(table_name("KQRRvKQRB.rtbw"), None);
     }
 
     #[test]

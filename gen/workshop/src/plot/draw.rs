@@ -634,7 +634,7 @@ fn draw_losses(
     // Enough decimals to tell the y-axis labels apart.
     let decimals = ((-((hi - lo) / 5.0).log10()).ceil().max(0.0) as usize + 1).min(8);
     let first = epochs[0].epoch;
-    let last = epochs[epochs.len() - 1].epoch.max(first + 1);
+    let last = epochs[epochs.len() - 1].epoch.max(first.saturating_add(1));
 
     // The records say nothing of the run but its losses: the file names it.
     let caption = format!("Loss per epoch ({source})");

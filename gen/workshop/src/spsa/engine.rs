@@ -3,7 +3,7 @@
 //! input for every tunable, printed by its `spsa` command.
 
 use std::fmt;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
@@ -15,6 +15,11 @@ use super::schedule::{Parameter, parse_input};
 /// How long the engine may take to answer `uci`, `isready` and `spsa`
 /// together.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The most of an engine's answer the probe reads: Kiln's is a few
+/// kilobytes, and an engine that prints without end is cut off here
+/// rather than filling the memory.
+const MOST_ANSWER_BYTES: u64 = 1 << 20;
 
 /// Options every game sets itself (`-each`, after the sides' own options,
 /// so a tuned value would be overridden): not tunable here.
@@ -157,7 +162,7 @@ impl EngineOffer {
         let (sender, receiver) = mpsc::channel();
         if let Some(output) = child.stdout.take() {
             thread::spawn(move || {
-                let mut reader = BufReader::new(output);
+                let mut reader = BufReader::new(output.take(MOST_ANSWER_BYTES));
                 let mut bytes = Vec::new();
                 // Lossy: a byte that is not UTF-8 must not end the answer.
                 while reader.read_until(b'\n', &mut bytes).is_ok_and(|n| n > 0) {

@@ -120,7 +120,13 @@ impl State {
     /// (wins and losses of the `+` sides).
     pub fn totals(&self) -> (u64, u64, u64, u64) {
         self.records.iter().fold((0, 0, 0, 0), |(w, l, d, f), r| {
-            (w + r.wins, l + r.losses, d + r.draws, f + r.forfeits)
+            // Saturating: the counts come from a file a hand may have edited.
+            (
+                w.saturating_add(r.wins),
+                l.saturating_add(r.losses),
+                d.saturating_add(r.draws),
+                f.saturating_add(r.forfeits),
+            )
         })
     }
 }
