@@ -13,6 +13,14 @@ use std::fmt;
 
 use crate::eval::Evaluation;
 
+/// The commands of the workshop binary, `kiln-workshop`: `kiln <one of
+/// them>` says where the command is instead of only that it is unknown.
+/// (The workshop sits above the engine library and cannot be named from
+/// here; its tests check that this list is its own.)
+pub const WORKSHOP_COMMANDS: [&str; 8] = [
+    "datagen", "data", "label", "tune", "train", "wdl", "spsa", "plot",
+];
+
 /// A command line that cannot be run, in words a user can act on (the
 /// caller adds the command's name and a pointer to its `--help`).
 #[derive(Clone, Debug, PartialEq, Eq)]

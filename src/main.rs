@@ -51,12 +51,8 @@ Whole numbers are decimal or 0x hex; options also take --option=value.
 Exit status: 0 done, 1 failed while running, 2 bad command line.
 
 The offline tools (self-play data, data files, the Texel tuner, the network
-trainer, the WDL fit, plots) are another binary, the workshop:
+trainer, the WDL fit, the search tuner, plots) are another binary, the workshop:
   cargo build --release -p kiln-workshop && target/release/kiln-workshop --help";
-
-/// The commands that moved to the workshop binary: `kiln <one of them>`
-/// says where it went instead of only that it is unknown.
-const WORKSHOP_COMMANDS: [&str; 7] = ["datagen", "label", "tune", "train", "wdl", "plot", "data"];
 
 const XBOARD_USAGE: &str = "\
 usage: kiln xboard
@@ -137,7 +133,7 @@ fn main() -> ExitCode {
             run_uci_arguments(first, rest);
             ExitCode::SUCCESS
         }
-        tool if WORKSHOP_COMMANDS.contains(&tool) => {
+        tool if kiln::cli::WORKSHOP_COMMANDS.contains(&tool) => {
             eprintln!(
                 "kiln: '{tool}' is a command of the workshop binary: kiln-workshop {tool} \
                  (cargo build --release -p kiln-workshop)"

@@ -115,47 +115,65 @@ fn named_after(code: &str, prefix: &str) -> Vec<String> {
         {
             continue;
         }
-        let rest = &code[from..];
-        if let Some(group) = rest.strip_prefix('{') {
-            let mut depth = 0;
-            let mut item_start = true;
-            for (j, c) in group.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => break,
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => {
-                        item_start = true;
-                        continue;
-                    }
-                    _ => {}
-                }
-                if item_start && !c.is_whitespace() {
-                    item_start = false;
-                    found.push(leading_ident(&group[j..]).to_string());
-                }
-            }
-        } else {
-            found.push(leading_ident(rest).to_string());
-        }
+        names_at(&code[from..], &mut found);
     }
     found.retain(|name| !name.is_empty());
     found
+}
+
+/// Adds the module names that `rest`, the text right after a path prefix,
+/// starts with: one name, or each item of a `{…}` group.
+fn names_at(rest: &str, found: &mut Vec<String>) {
+    if let Some(group) = rest.strip_prefix('{') {
+        let mut depth = 0;
+        let mut item_start = true;
+        for (j, c) in group.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => break,
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    item_start = true;
+                    continue;
+                }
+                _ => {}
+            }
+            if item_start && !c.is_whitespace() {
+                item_start = false;
+                found.push(leading_ident(&group[j..]).to_string());
+            }
+        }
+    } else {
+        found.push(leading_ident(rest).to_string());
+    }
 }
 
 /// Top-level modules a file refers to. `depth` is how many modules deep the
 /// file is (`eval/mod.rs` and `rng.rs` 1, `eval/psqt.rs` 2): a chain of
 /// that many `super::` reaches the crate root.
 fn references(code: &str, depth: usize) -> Vec<String> {
+    const LINK: &str = "super::";
     let mut refs = named_after(code, "crate::");
-    let escape = "super::".repeat(depth);
-    for name in named_after(code, &escape) {
-        // A longer chain inside an inline module is caught by a shorter
-        // prefix too; only module names are of interest.
-        if name != "super" {
-            refs.push(name);
+    // Each whole chain of `super::`: one of at least `depth` links may
+    // reach the crate root (from an inline module, a longer one does), so
+    // the names after the whole chain are checked; only top-level module
+    // names are of interest to the caller.
+    let mut from = 0;
+    while let Some(i) = code[from..].find(LINK) {
+        let start = from + i;
+        let mut end = start;
+        let mut links = 0;
+        while code[end..].starts_with(LINK) {
+            end += LINK.len();
+            links += 1;
+        }
+        from = end;
+        let inside_a_name = code[..start].chars().next_back().is_some_and(is_ident);
+        if links >= depth && !inside_a_name {
+            names_at(&code[end..], &mut refs);
         }
     }
+    refs.retain(|name| !name.is_empty());
     refs
 }
 
@@ -241,12 +259,15 @@ fn the_scanner_finds_every_form_of_path() {
          use crate::{board::Square, movegen::{self, MoveList}, rng};\n\
          use super::super::xboard::Engine;\n\
          use super::attacks;\n\
+         mod tests { use super::super::super::{uci::Engine, tune}; }\n\
          /* crate::tune */ let y = $crate::z;",
     );
     let refs = references(&code, 2);
     assert_eq!(
         refs,
-        ["eval", "search", "board", "movegen", "rng", "xboard"],
+        [
+            "eval", "search", "board", "movegen", "rng", "xboard", "uci", "tune"
+        ],
         "{code}"
     );
 }

@@ -171,7 +171,7 @@ pub fn evaluate_with(board: &Board, pawns: &mut PawnTable) -> Score {
 
 /// White's score seen from the side to move, clamped.
 #[inline(always)]
-fn from_side_to_move(board: &Board, white: Score) -> Score {
+pub(crate) fn from_side_to_move(board: &Board, white: Score) -> Score {
     let score = match board.side_to_move() {
         Color::White => white,
         Color::Black => -white,

@@ -11,13 +11,19 @@ use kiln_board::Board;
 pub const USE_NNUE_DEFAULT: bool = true;
 
 /// A static evaluation.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Evaluation {
     /// The hand-written evaluation (`eval::evaluate`).
-    #[default]
     Classical,
     /// The network (`eval::nnue`).
     Network,
+}
+
+impl Default for Evaluation {
+    /// [`Evaluation::DEFAULT`]: one default, whichever way it is asked for.
+    fn default() -> Self {
+        Self::DEFAULT
+    }
 }
 
 impl Evaluation {

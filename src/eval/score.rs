@@ -12,7 +12,10 @@
 //! are printed as centipawns, never as mates: the tables say who wins, not
 //! in how many moves.
 
-/// A score in centipawns from the side to move's point of view.
+/// A score in centipawns. The search's and the evaluation's entry points
+/// score from the side to move's point of view; the parts of the
+/// evaluation that work for White (`evaluate_white`, the endgame
+/// verdicts) say so where they do.
 pub type Score = i32;
 
 /// The deepest ply the search can reach.

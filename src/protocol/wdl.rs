@@ -20,6 +20,7 @@
 //! [`FITTED`] comes from `kiln-workshop wdl` (`kiln_workshop::wdl`) run on Kiln's self-play
 //! games; docs/wdl.md gives the data recipe and the fit.
 
+use crate::eval::endgame::MATERIAL_UNITS;
 use crate::eval::score::{Score, is_mate};
 use kiln_board::{Board, PieceKind};
 
@@ -59,14 +60,20 @@ pub struct Wdl {
     pub loss: u32,
 }
 
-/// The material count of `board` (both sides; pawn 1, knight and bishop 3,
-/// rook 5, queen 9), clamped into [`MATERIAL_RANGE`].
+/// The material count of `board` (both sides, in the evaluation's
+/// [`MATERIAL_UNITS`]: pawn 1, knight and bishop 3, rook 5, queen 9),
+/// clamped into [`MATERIAL_RANGE`].
 pub fn material(board: &Board) -> u32 {
-    let count = |kind| board.kind_bb(kind).count();
-    let total = count(PieceKind::Pawn)
-        + 3 * (count(PieceKind::Knight) + count(PieceKind::Bishop))
-        + 5 * count(PieceKind::Rook)
-        + 9 * count(PieceKind::Queen);
+    let total: u32 = [
+        PieceKind::Pawn,
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+    ]
+    .into_iter()
+    .map(|kind| MATERIAL_UNITS[kind.index()].unsigned_abs() * board.kind_bb(kind).count())
+    .sum();
     total.clamp(MATERIAL_RANGE.0, MATERIAL_RANGE.1)
 }
 

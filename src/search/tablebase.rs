@@ -41,13 +41,19 @@ pub struct TbSettings {
     pub probe_limit: u32,
 }
 
+impl TbSettings {
+    /// The options' defaults (Stockfish's): probe from depth 1, count the
+    /// fifty-move rule, probe up to seven men.
+    pub const DEFAULT: TbSettings = TbSettings {
+        probe_depth: 1,
+        rule50: true,
+        probe_limit: 7,
+    };
+}
+
 impl Default for TbSettings {
     fn default() -> Self {
-        Self {
-            probe_depth: 1,
-            rule50: true,
-            probe_limit: 7,
-        }
+        Self::DEFAULT
     }
 }
 

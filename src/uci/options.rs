@@ -80,13 +80,13 @@ pub const MULTI_PV: Range = Range {
 
 /// `SyzygyProbeDepth`.
 pub const SYZYGY_PROBE_DEPTH: Range = Range {
-    default: 1,
+    default: TbSettings::DEFAULT.probe_depth as u64,
     min: 1,
     max: 100,
 };
 /// `SyzygyProbeLimit`.
 pub const SYZYGY_PROBE_LIMIT: Range = Range {
-    default: 7,
+    default: TbSettings::DEFAULT.probe_limit as u64,
     min: 0,
     max: 7,
 };
@@ -278,7 +278,11 @@ impl Options {
         s.push_str("option name UCI_ShowWDL type check default false\n");
         s.push_str("option name SyzygyPath type string default <empty>\n");
         spin(&mut s, "SyzygyProbeDepth", SYZYGY_PROBE_DEPTH);
-        s.push_str("option name Syzygy50MoveRule type check default true\n");
+        let _ = writeln!(
+            s,
+            "option name Syzygy50MoveRule type check default {}",
+            TbSettings::DEFAULT.rule50
+        );
         spin(&mut s, "SyzygyProbeLimit", SYZYGY_PROBE_LIMIT);
         s.push_str("option name UCI_LimitStrength type check default false\n");
         spin(&mut s, "UCI_Elo", UCI_ELO);
@@ -401,7 +405,8 @@ impl Options {
             }
             OptionName::SyzygyProbeDepth => {
                 let (v, note) = spin(name, value, SYZYGY_PROBE_DEPTH)?;
-                self.tb.probe_depth = i32::try_from(v).unwrap_or(1);
+                // In range: the spin's maximum fits.
+                self.tb.probe_depth = i32::try_from(v).unwrap_or(TbSettings::DEFAULT.probe_depth);
                 Ok(Applied {
                     effect: Effect::TablebaseSettings,
                     note,
@@ -409,7 +414,7 @@ impl Options {
             }
             OptionName::SyzygyProbeLimit => {
                 let (v, note) = spin(name, value, SYZYGY_PROBE_LIMIT)?;
-                self.tb.probe_limit = u32::try_from(v).unwrap_or(7);
+                self.tb.probe_limit = u32::try_from(v).unwrap_or(TbSettings::DEFAULT.probe_limit);
                 Ok(Applied {
                     effect: Effect::TablebaseSettings,
                     note,

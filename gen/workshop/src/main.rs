@@ -305,4 +305,16 @@ mod tests {
             Err(ArgError::UnknownCommand("bogus".into()))
         );
     }
+
+    /// The engine names the workshop's commands to point a user there:
+    /// its list is this binary's, less `help` and `version`.
+    #[test]
+    fn the_engine_knows_the_workshop_commands() {
+        let own: Vec<&str> = COMMANDS
+            .iter()
+            .map(|&(name, _)| name)
+            .filter(|name| !["help", "version"].contains(name))
+            .collect();
+        assert_eq!(own, kiln::cli::WORKSHOP_COMMANDS);
+    }
 }

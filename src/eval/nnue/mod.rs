@@ -63,13 +63,7 @@ pub fn bucket(board: &Board) -> usize {
 #[inline(always)]
 fn exact(board: &Board) -> Option<Score> {
     match endgame::probe(board) {
-        Verdict::Exact(white) => Some(
-            match board.side_to_move() {
-                Color::White => white,
-                Color::Black => -white,
-            }
-            .clamp(-MAX_EVAL, MAX_EVAL),
-        ),
+        Verdict::Exact(white) => Some(super::evaluate::from_side_to_move(board, white)),
         _ => None,
     }
 }

@@ -30,6 +30,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use kiln::cli::{ArgError, Parsed, for_each_option};
+use kiln::protocol::options::{HASH_CEILING_MIB, hash_mib};
 use kiln_format::{FileAction, FileError};
 
 use crate::progress::human_duration;
@@ -122,12 +123,12 @@ const DEFAULT_TC: &str = "8+0.08";
 const DEFAULT_ITERATIONS: u64 = 1_000;
 /// The default game pairs an iteration.
 const DEFAULT_PAIRS: u64 = 8;
-/// The default hash of each engine, MiB.
-const DEFAULT_HASH: u64 = 16;
 /// The default seed.
 const DEFAULT_SEED: u64 = 1;
-/// `--hash`'s range (MiB).
-const HASH_RANGE: std::ops::RangeInclusive<u64> = 1..=65_536;
+/// The hash sizes a state file may hold (MiB): the engine's whole range,
+/// whatever this machine's memory (`--hash` itself is bounded by it, as
+/// the engine's `Hash` is).
+const HASH_RANGE: std::ops::RangeInclusive<u64> = 1..=HASH_CEILING_MIB;
 /// `--iterations`' range.
 const ITERATIONS_RANGE: std::ops::RangeInclusive<u64> = 1..=10_000_000;
 /// `--pairs-per`'s range.
@@ -182,7 +183,8 @@ impl Options {
                 }
                 "--nodes" => nodes = Some(Limit::Nodes(args.number(flag, 1, 1_000_000_000)?)),
                 "--hash" => {
-                    tune.hash = Some(args.number(flag, *HASH_RANGE.start(), *HASH_RANGE.end())?);
+                    let range = hash_mib();
+                    tune.hash = Some(args.number(flag, range.min, range.max)?);
                 }
                 "--iterations" => {
                     let (min, max) = (*ITERATIONS_RANGE.start(), *ITERATIONS_RANGE.end());
@@ -391,7 +393,7 @@ fn new_settings(
             .limit
             .clone()
             .unwrap_or_else(|| Limit::Clock(DEFAULT_TC.to_string())),
-        hash: tune.hash.unwrap_or(DEFAULT_HASH),
+        hash: tune.hash.unwrap_or(hash_mib().default),
         schedule: Schedule {
             iterations: tune.iterations.unwrap_or(defaults.iterations),
             pairs_per: tune.pairs_per.unwrap_or(defaults.pairs_per),
