@@ -94,8 +94,8 @@ pub enum GameResult {
 }
 
 impl GameResult {
-    /// The result as White's score: 0, ½ or 1.
-    pub fn white_score(self) -> f64 {
+    /// The result as White's points: 0, ½ or 1 (not a search score).
+    pub fn white_points(self) -> f64 {
         f64::from(self as u8) / 2.0
     }
 

@@ -369,7 +369,7 @@ pub fn read_positions_filtered(
             let mut reader = PositionReader::open(path)?;
             while let Some(packed) = reader.next_position()? {
                 // The reader checked the result byte.
-                let result = packed.result().map_or(0.5, GameResult::white_score);
+                let result = packed.result().map_or(0.5, GameResult::white_points);
                 let Ok(board) = games::unpack(&packed) else {
                     counts.bad += 1;
                     continue;
@@ -395,7 +395,7 @@ pub fn read_positions_filtered(
                     }) => {
                         let seen = Seen {
                             board: &board,
-                            result: result.white_score(),
+                            result: result.white_points(),
                             white_score: Some(f64::from(white_score)),
                         };
                         if !each(seen) {
@@ -465,7 +465,7 @@ fn read_games(
         let result = game
             .result()
             .ok_or_else(|| bad_game("no result".into()))?
-            .white_score();
+            .white_points();
         let mut going = true;
         games::replay(&game, |ply| {
             if !going {

@@ -553,7 +553,7 @@ fn write_line(out: &mut dyn Write, line: &str) -> Result<bool, DataToolError> {
 
 /// White's result as `show` writes it: 1.0, 0.5 or 0.0.
 fn result_text(result: GameResult) -> String {
-    format!("{:.1}", result.white_score())
+    format!("{:.1}", result.white_points())
 }
 
 /// `show`: the positions as text, `<fen> | <move> | <score> | <result>`.
