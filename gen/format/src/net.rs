@@ -657,6 +657,21 @@ pub fn write(header: &NetHeader, weights: &NetWeights) -> Result<Vec<u8>, WriteE
 mod tests {
     use super::*;
 
+    /// FNV's published 64-bit FNV-1a values (`kiln-gen`'s copy is tested
+    /// against the same), whole and fed in two pieces.
+    #[test]
+    fn fnv1a64_gives_the_published_test_vectors() {
+        for (text, hash) in [
+            ("", 0xcbf2_9ce4_8422_2325_u64),
+            ("a", 0xaf63_dc4c_8601_ec8c),
+            ("foobar", 0x8594_4171_f739_67e8),
+        ] {
+            assert_eq!(fnv1a64(text.as_bytes()), hash, "{text:?}");
+            let (head, tail) = text.as_bytes().split_at(text.len() / 2);
+            assert_eq!(fnv1a64_continue(fnv1a64(head), tail), hash, "{text:?}");
+        }
+    }
+
     fn small() -> (NetHeader, NetWeights) {
         small_with(1)
     }
