@@ -243,22 +243,31 @@ impl UciClient {
     }
 }
 
-/// Starts a thread that sends each line of `output` (at most
+/// Starts a thread that sends each line of an engine's `output` (at most
 /// [`MAX_LINE_BYTES`] at a time) until it ends or fails; the receiver
 /// sees the end as a disconnection. The channel holds [`LINES_AHEAD`]
 /// lines: an engine that writes faster than the client reads waits for
-/// it rather than filling memory.
-fn read_lines_on_a_thread(output: ChildStdout) -> io::Result<Receiver<io::Result<String>>> {
+/// it rather than filling memory. Bytes that are not UTF-8 are replaced,
+/// not taken for the end of the answer (UCI is ASCII, but an engine's
+/// `id author` need not be).
+pub(crate) fn read_lines_on_a_thread(
+    output: ChildStdout,
+) -> io::Result<Receiver<io::Result<String>>> {
     let (sender, receiver) = mpsc::sync_channel(LINES_AHEAD);
     thread::Builder::new()
         .name("uci-client".into())
         .spawn(move || {
             let mut output = BufReader::new(output);
+            let mut bytes = Vec::new();
             loop {
-                let mut line = String::new();
-                match (&mut output).take(MAX_LINE_BYTES).read_line(&mut line) {
+                bytes.clear();
+                match (&mut output)
+                    .take(MAX_LINE_BYTES)
+                    .read_until(b'\n', &mut bytes)
+                {
                     Ok(0) => return,
                     Ok(_) => {
+                        let line = String::from_utf8_lossy(&bytes).into_owned();
                         if sender.send(Ok(line)).is_err() {
                             return;
                         }
@@ -354,6 +363,24 @@ mod tests {
             // The answer's wait and the quit's, with room for a slow machine.
             assert!(started.elapsed() < timeout + QUIT_TIMEOUT + Duration::from_secs(5));
         }
+    }
+
+    /// A line that is not UTF-8 (an `id author` in Latin-1) is read with
+    /// its bytes replaced, not taken for a failure: the handshake goes on.
+    #[test]
+    fn bytes_that_are_not_utf8_do_not_end_the_answer() {
+        let script = "printf 'id author Fran\\347ois\\nuciok\\n'; \
+                      while read -r line; do [ \"$line\" = isready ] && echo readyok; done";
+        let dir = std::env::temp_dir().join(format!("kiln-uci-latin1-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("engine.sh");
+        std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        let client = UciClient::start(path.to_str().unwrap(), 1);
+        assert!(client.is_ok(), "{:?}", client.err());
+        drop(client);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -3,14 +3,13 @@
 //! input for every tunable, printed by its `spsa` command.
 
 use std::fmt;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
-use std::thread;
 use std::time::{Duration, Instant};
 
 use super::schedule::{Parameter, parse_input};
+use crate::uci_client::read_lines_on_a_thread;
 
 /// How long the engine may take to answer `uci`, `isready` and `spsa`
 /// together.
@@ -19,7 +18,7 @@ const PROBE_TIMEOUT: Duration = Duration::from_secs(20);
 /// The most of an engine's answer the probe reads: Kiln's is a few
 /// kilobytes, and an engine that prints without end is cut off here
 /// rather than filling the memory.
-const MOST_ANSWER_BYTES: u64 = 1 << 20;
+const MOST_ANSWER_BYTES: usize = 1 << 20;
 
 /// Options every game sets itself (`-each`, after the sides' own options,
 /// so a tuned value would be overridden): not tunable here.
@@ -140,7 +139,8 @@ impl EngineOffer {
     }
 
     /// Starts `engine`, sends `uci`, `isready`, `spsa` and `quit`, and
-    /// reads what it says until it exits or the time allowed is up.
+    /// reads what it says until it exits, the time allowed is up or it has
+    /// said more than [`MOST_ANSWER_BYTES`].
     ///
     /// # Errors
     /// The engine cannot be started or does not answer `uci`.
@@ -159,27 +159,26 @@ impl EngineOffer {
             // the lack of one) says what went wrong.
             let _ = input.write_all(b"uci\nisready\nspsa\nquit\n");
         }
-        let (sender, receiver) = mpsc::channel();
-        if let Some(output) = child.stdout.take() {
-            thread::spawn(move || {
-                let mut reader = BufReader::new(output.take(MOST_ANSWER_BYTES));
-                let mut bytes = Vec::new();
-                // Lossy: a byte that is not UTF-8 must not end the answer.
-                while reader.read_until(b'\n', &mut bytes).is_ok_and(|n| n > 0) {
-                    let line = String::from_utf8_lossy(&bytes).into_owned();
-                    bytes.clear();
-                    if sender.send(line).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
         let deadline = Instant::now() + PROBE_TIMEOUT;
         let mut lines = Vec::new();
-        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
-            match receiver.recv_timeout(left) {
-                Ok(line) => lines.push(line),
-                Err(_) => break,
+        let mut read = 0;
+        if let Some(output) = child.stdout.take() {
+            let receiver = read_lines_on_a_thread(output).map_err(|source| EngineError::Start {
+                engine: engine.to_path_buf(),
+                source,
+            })?;
+            // Until the engine exits (after `quit`), fails, or has said
+            // more than an answer holds, or the time is up.
+            while let Some(left) = deadline.checked_duration_since(Instant::now())
+                && read <= MOST_ANSWER_BYTES
+            {
+                match receiver.recv_timeout(left) {
+                    Ok(Ok(line)) => {
+                        read += line.len();
+                        lines.push(line);
+                    }
+                    Ok(Err(_)) | Err(_) => break,
+                }
             }
         }
         let _ = child.kill();
@@ -308,6 +307,21 @@ mod tests {
                 .unwrap_err()
                 .to_string()
                 .contains("--features spsa")
+        );
+    }
+
+    /// A program that writes without end (`yes`) is cut off after
+    /// [`MOST_ANSWER_BYTES`], long before the probe's time is up, and is
+    /// no engine.
+    #[test]
+    fn a_program_that_talks_without_end_is_cut_off() {
+        let started = Instant::now();
+        let error = EngineOffer::probe(Path::new("yes")).unwrap_err();
+        assert!(matches!(error, EngineError::NoHandshake { .. }), "{error}");
+        assert!(
+            started.elapsed() < PROBE_TIMEOUT / 2,
+            "{:?}",
+            started.elapsed()
         );
     }
 
