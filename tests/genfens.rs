@@ -310,7 +310,7 @@ fn arguments_are_uci_lines_read_before_stdin() {
 #[test]
 fn openbench_client_module_builds_its_book_with_kiln() {
     if let Some(why) = openbench::missing_tools("genfens.py") {
-        eprintln!("skipped: {why}");
+        openbench::say_skipped(&why);
         return;
     }
     openbench::run_driver(

@@ -49,7 +49,7 @@ fn run_driver(args: &[&str], expected: u64) {
 #[test]
 fn openbench_client_benches_kiln_deterministically() {
     if let Some(why) = openbench::missing_tools("bench.py") {
-        eprintln!("skipped: {why}");
+        openbench::say_skipped(&why);
         return;
     }
     let expected = bench_nodes();
@@ -71,7 +71,7 @@ fn openbench_client_benches_kiln_deterministically() {
 #[ignore = "a release build through OpenBench's client (half a minute); CI runs it from .ci/run"]
 fn openbench_client_builds_kiln_with_make() {
     if let Some(why) = openbench::missing_tools("bench.py") {
-        eprintln!("skipped: {why}");
+        openbench::say_skipped(&why);
         return;
     }
     let expected = bench_nodes();

@@ -245,12 +245,35 @@ fn engine_mates_and_announces_the_result() {
     engine.quit();
 }
 
-/// `option UseNNUE=1` switches to the network, which still finds a mate
-/// in one (a search result, whatever the network's weights); a value
-/// other than 0 or 1 is refused.
+/// `option UseNNUE` switches the evaluation: the same depth-5 search from
+/// the start counts other nodes with the network (1) than with the
+/// hand-written evaluation (0), and the same again when switched back.
+/// The network finds a mate in one; a value other than 0 or 1 is refused.
 #[test]
 fn use_nnue_option_switches_the_evaluation() {
     let mut engine = Engine::xboard();
+    let nodes = |engine: &mut Engine, use_nnue: u8| -> String {
+        engine.send(&format!("option UseNNUE={use_nnue}"));
+        engine.send("new");
+        engine.send("post");
+        engine.send("sd 5");
+        engine.send("go");
+        let (thinking, _) = engine.expect_move();
+        let last = thinking
+            .iter()
+            .rev()
+            .find(|l| is_thinking_line(l))
+            .unwrap_or_else(|| panic!("no thinking line: {thinking:?}"));
+        // `ply score time nodes pv`
+        last.split_whitespace()
+            .nth(3)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let network = nodes(&mut engine, 1);
+    let classical = nodes(&mut engine, 0);
+    assert_ne!(network, classical, "UseNNUE changed nothing");
+    assert_eq!(nodes(&mut engine, 1), network, "switched back");
     engine.send("option UseNNUE=1");
     engine_plays_the_back_rank_mate(&mut engine);
     engine.send("option UseNNUE=yes");

@@ -397,10 +397,9 @@ mod tests {
         thread
             .start(
                 board.clone(),
-                Limits {
-                    movetime: Some(300),
-                    ..Limits::default()
-                },
+                // A depth, not a time: a starved machine must still see
+                // the reports the test counts.
+                Limits::depth(8),
                 0,
                 Arc::new(SearchShared::new(false)),
                 move |_| {

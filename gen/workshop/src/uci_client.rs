@@ -343,7 +343,8 @@ mod tests {
 
     /// A program that reads its input and never answers (`cat` echoes
     /// it, `yes` writes without end) is an error once the answer's time is
-    /// up, and dropping the client does not wait for it.
+    /// up, and one that ignores `quit` (`yes`) is killed after
+    /// `QUIT_TIMEOUT`, not waited for.
     #[test]
     fn a_program_that_is_no_uci_engine_is_an_error_not_a_hang() {
         let timeout = Duration::from_millis(300);

@@ -113,7 +113,10 @@ fn fastchess_games_import_with_white_view_scores() {
         "-maxmoves",
         "150",
         "-concurrency",
-        "2",
+        // fastchess refuses more games at once than hardware threads.
+        &std::thread::available_parallelism()
+            .map_or(1, |n| n.get().min(2))
+            .to_string(),
         "-pgnout",
         &format!("file={}", pgn.display()),
         "notation=san",

@@ -39,14 +39,14 @@ pub fn fastchess() -> Option<PathBuf> {
         return Some(binary);
     }
     if !source.join("app/Makefile").exists() {
-        eprintln!(
-            "skipped: no fastchess source in {} (set FASTCHESS_SRC)",
+        say_skipped(&format!(
+            "no fastchess source in {} (set FASTCHESS_SRC)",
             source.display()
-        );
+        ));
         return None;
     }
     if !runs("make") || !runs("g++") {
-        eprintln!("skipped: building fastchess needs make and g++");
+        say_skipped("building fastchess needs make and g++");
         return None;
     }
     let start = Instant::now();
@@ -106,4 +106,12 @@ pub fn run_with_limit(command: &mut Command, limit: Duration) -> std::process::O
             panic!("still running after {limit:?}: {command:?}");
         }
     }
+}
+
+/// Says that a test was skipped, and why, where the test run shows it:
+/// straight to the standard error, which the test harness does not capture
+/// (it hides what `eprintln!` prints from a test that passes).
+fn say_skipped(why: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "skipped: {why}");
 }
