@@ -287,6 +287,13 @@ impl Board {
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// # Errors
+    /// A [`FenError`] naming the field at fault: a field count other than
+    /// four or six, a placement that does not read or breaks a rule (king
+    /// count, pawns on the back ranks, the side not to move in check), a
+    /// castling right without its king or rook, an en-passant square or
+    /// clock that does not read.
     pub fn from_fen(fen: &str) -> Result<Board, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() != 4 && fields.len() != 6 {

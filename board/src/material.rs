@@ -22,7 +22,12 @@ use super::piece::ColoredPiece;
 /// Nibbles that would hold the kings' counters: always zero.
 const KING_NIBBLES: u64 = (0xF << (4 * 5)) | (0xF << (4 * 13));
 
-/// A material signature (see the module documentation for the layout).
+/// A material signature: a 4-bit count for each (colour, piece kind)
+/// but the kings, the count of `color`'s `kind` in nibble
+/// `8 * color + kind` (White's pawns to queens in nibbles 0–4, Black's in
+/// 8–12, the rest zero), so that swapping the colours is a rotation by 32
+/// bits. The layout is part of the type: the field is public, and the
+/// engine's endgame table is keyed by it.
 ///
 /// ```
 /// use kiln_board::{Board, Color, Material, PieceKind};

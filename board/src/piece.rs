@@ -16,19 +16,30 @@ use super::{Color, PieceKind};
 /// ```
 #[repr(u8)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[allow(missing_docs)]
 pub enum ColoredPiece {
+    /// A white pawn (`P` in FEN).
     WhitePawn,
+    /// A white knight (`N` in FEN).
     WhiteKnight,
+    /// A white bishop (`B` in FEN).
     WhiteBishop,
+    /// A white rook (`R` in FEN).
     WhiteRook,
+    /// A white queen (`Q` in FEN).
     WhiteQueen,
+    /// A white king (`K` in FEN).
     WhiteKing,
+    /// A black pawn (`p` in FEN).
     BlackPawn,
+    /// A black knight (`n` in FEN).
     BlackKnight,
+    /// A black bishop (`b` in FEN).
     BlackBishop,
+    /// A black rook (`r` in FEN).
     BlackRook,
+    /// A black queen (`q` in FEN).
     BlackQueen,
+    /// A black king (`k` in FEN).
     BlackKing,
 }
 

@@ -34,7 +34,8 @@ pub enum MoveParseError {
         /// The text given.
         text: String,
     },
-    /// The fifth character is not a promotion piece (`n`, `b`, `r`, `q`).
+    /// The fifth character is not a promotion piece (`n`, `b`, `r`, `q`;
+    /// upper case is read too).
     BadPromotion {
         /// The text given.
         text: String,
@@ -82,6 +83,10 @@ impl core::error::Error for MoveParseError {}
 /// assert_eq!(mv.to_uci(false), "e2e4");
 /// assert!(parse_uci_move(&board, "e2e5").is_err());
 /// ```
+///
+/// # Errors
+/// A [`MoveParseError`]: the text is not a move's form, names no
+/// promotion piece where one is needed, or is no legal move here.
 pub fn parse_uci_move(board: &Board, text: &str) -> Result<Move, MoveParseError> {
     let malformed = || MoveParseError::Malformed {
         text: text.to_string(),

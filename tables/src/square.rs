@@ -530,11 +530,13 @@ impl Square {
     ///
     /// assert_eq!(Square::E2.offset(0, 2), Some(Square::E4));
     /// assert_eq!(Square::H2.offset(1, 0), None);
+    /// assert_eq!(Square::H1.offset(i8::MAX, i8::MIN), None);
     /// ```
     #[inline]
     pub const fn offset(self, files: i8, ranks: i8) -> Option<Square> {
-        let file = (self as u8 % 8) as i8 + files;
-        let rank = (self as u8 / 8) as i8 + ranks;
+        // In i16: any i8 offset from any square fits, none wraps.
+        let file = (self as u8 % 8) as i16 + files as i16;
+        let rank = (self as u8 / 8) as i16 + ranks as i16;
         if file < 0 || file > 7 || rank < 0 || rank > 7 {
             None
         } else {
