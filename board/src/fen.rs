@@ -68,6 +68,7 @@ pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -
 /// assert_eq!(err, FenError::OpponentInCheck);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FenError {
     /// The FEN does not have 4 or 6 space-separated fields.
     FieldCount {

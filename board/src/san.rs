@@ -37,6 +37,7 @@ use crate::{Board, File, Move, PieceKind, Rank, Square};
 /// # Ok::<(), kiln_board::FenError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SanError {
     /// The text is not a move in SAN.
     Malformed {

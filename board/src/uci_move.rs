@@ -28,6 +28,7 @@ use crate::Move;
 /// assert_eq!(err.to_string(), "illegal move 'e1e2' in this position");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MoveParseError {
     /// The text is not 4 or 5 characters of the form `e2e4` / `e7e8q`.
     Malformed {

@@ -15,6 +15,7 @@ use core::fmt;
 /// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ParseError {
     /// Not a file letter `a` to `h`.
     File,
