@@ -140,7 +140,7 @@ impl EngineOffer {
 
     /// Starts `engine`, sends `uci`, `isready`, `spsa` and `quit`, and
     /// reads what it says until it exits, the time allowed is up or it has
-    /// said more than [`MOST_ANSWER_BYTES`].
+    /// said more than 1 MiB.
     ///
     /// # Errors
     /// The engine cannot be started or does not answer `uci`.
