@@ -356,16 +356,14 @@ impl Engine {
         let depth = depth.min(64) as u32;
         let mut board = self.board.clone();
         let chess960 = self.options.chess960;
-        let stop = Arc::new(SearchShared::default());
-        let stop_flag = Arc::clone(&stop);
-        let spawned = thread::Builder::new().name("perft".into()).spawn(move || {
+        self.start_job("perft", move |shared| {
             let mut out = Vec::new();
             let result = crate::protocol::perft::divide_until(
                 &mut board,
                 depth,
                 chess960,
                 &mut out,
-                &stop_flag.stop,
+                &shared.stop,
             );
             for line in String::from_utf8_lossy(&out).lines() {
                 send(line);
@@ -376,9 +374,21 @@ impl Engine {
                 Err(e) => info_string(&format!("perft failed: {e}")),
             }
         });
+    }
+
+    /// Runs `work` on a thread of its own named `name` (with a search's
+    /// stack: a bench and `genfens` search), as a job that `stop` ends
+    /// through the flags it is given and `quit` waits for.
+    fn start_job(&mut self, name: &str, work: impl FnOnce(&Arc<SearchShared>) + Send + 'static) {
+        let stop = Arc::new(SearchShared::default());
+        let shared = Arc::clone(&stop);
+        let spawned = thread::Builder::new()
+            .name(name.into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || work(&shared));
         match spawned {
             Ok(thread) => self.jobs.push(BackgroundJob { thread, stop }),
-            Err(e) => info_string(&format!("cannot start perft: {e}")),
+            Err(e) => info_string(&format!("cannot start {name}: {e}")),
         }
     }
 
@@ -391,22 +401,13 @@ impl Engine {
         self.stop_search();
         self.jobs.retain(|job| !job.thread.is_finished());
         let evaluation = self.options.chosen_evaluation();
-        let stop = Arc::new(SearchShared::default());
-        let shared = Arc::clone(&stop);
-        let spawned = thread::Builder::new()
-            .name("bench".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                let finished =
-                    super::bench::run_until(depth, evaluation, &shared, &mut |line| send(line));
-                if finished.is_none() {
-                    info_string("bench stopped");
-                }
-            });
-        match spawned {
-            Ok(thread) => self.jobs.push(BackgroundJob { thread, stop }),
-            Err(e) => info_string(&format!("cannot start bench: {e}")),
-        }
+        self.start_job("bench", move |shared| {
+            let finished =
+                super::bench::run_until(depth, evaluation, shared, &mut |line| send(line));
+            if finished.is_none() {
+                info_string("bench stopped");
+            }
+        });
     }
 
     /// `genfens`: openings for OpenBench ([`genfens`](mod@genfens)), one
@@ -428,28 +429,19 @@ impl Engine {
                 params.extra.join(" ")
             );
         }
-        let stop = Arc::new(SearchShared::default());
-        let stop_flag = Arc::clone(&stop);
-        let spawned = thread::Builder::new()
-            .name("genfens".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                let result = genfens::generate(
-                    &params,
-                    &stop_flag.stop,
-                    &mut |fen| send(&format!("info string genfens {fen}")),
-                    &mut |warning| eprintln!("info string {warning}"),
-                );
-                match result {
-                    Ok(_) => {}
-                    Err(e @ GenfensError::Stopped { .. }) => info_string(&e.to_string()),
-                    Err(e) => info_string(&format!("error: {e}")),
-                }
-            });
-        match spawned {
-            Ok(thread) => self.jobs.push(BackgroundJob { thread, stop }),
-            Err(e) => info_string(&format!("cannot start genfens: {e}")),
-        }
+        self.start_job("genfens", move |shared| {
+            let result = genfens::generate(
+                &params,
+                &shared.stop,
+                &mut |fen| send(&format!("info string genfens {fen}")),
+                &mut |warning| eprintln!("info string {warning}"),
+            );
+            match result {
+                Ok(_) => {}
+                Err(e @ GenfensError::Stopped { .. }) => info_string(&e.to_string()),
+                Err(e) => info_string(&format!("error: {e}")),
+            }
+        });
     }
 
     /// `stop`: every running perft, bench and `genfens` gives up; waits
