@@ -378,7 +378,18 @@ mod tests {
         std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
         std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755))
             .unwrap();
-        let client = UciClient::start(path.to_str().unwrap(), 1);
+        // A script just written can be 'busy' for a moment: another test
+        // thread's fork may still hold it open for writing (ETXTBSY).
+        let mut client = UciClient::start(path.to_str().unwrap(), 1);
+        for _ in 0..20 {
+            match &client {
+                Err(UciClientError::Start { source, .. }) if source.raw_os_error() == Some(26) => {
+                    thread::sleep(Duration::from_millis(50));
+                    client = UciClient::start(path.to_str().unwrap(), 1);
+                }
+                _ => break,
+            }
+        }
         assert!(client.is_ok(), "{:?}", client.err());
         drop(client);
         std::fs::remove_dir_all(&dir).unwrap();
