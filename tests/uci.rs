@@ -946,3 +946,35 @@ fn limited_strength_plays_legal_moves_and_obeys_stop_and_ponder() {
     e.send("quit");
     assert!(e.close_and_wait(Duration::from_secs(5)).success());
 }
+
+/// The move played starts the last line shown (GUIs and match runners
+/// check it), also when a limited strength plays another line than the
+/// best one it found.
+#[test]
+fn the_best_move_starts_the_last_line_shown() {
+    let mut e = engine();
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1500");
+    for moves in [
+        "",
+        "e2e4",
+        "e2e4 e7e5",
+        "d2d4 d7d5 c2c4",
+        "g1f3 g8f6",
+        "e2e4 c7c5 g1f3",
+    ] {
+        e.send(&format!("position startpos moves {moves}"));
+        e.send("go movetime 200");
+        let lines = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+        let best = lines
+            .last()
+            .and_then(|l| l.split_whitespace().nth(1))
+            .unwrap_or_default();
+        let shown = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info ") && l.contains(" multipv 1 "))
+            .and_then(|l| l.split(" pv ").nth(1)?.split_whitespace().next());
+        assert_eq!(shown, Some(best), "after '{moves}': {lines:#?}");
+    }
+}

@@ -509,9 +509,13 @@ impl Searcher {
                 self.heuristics.reward_continuation(keys, moved, bonus);
             }
         }
-        // Step 19. Store the result in the transposition table.
-        self.tt
-            .store(key, best_move.bits(), best_score, depth, bound, ply as i32);
+        // Step 19. Store the result in the transposition table; not at the
+        // root of a later MultiPV line, which searched without the better
+        // moves (its result is not the root's, as in Stockfish).
+        if !(root && self.pv_line > 0) {
+            self.tt
+                .store(key, best_move.bits(), best_score, depth, bound, ply as i32);
+        }
         best_score
     }
 }

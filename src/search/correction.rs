@@ -92,7 +92,9 @@ impl CorrectionHistory {
     /// entry towards that remainder instead, as a running average, settles
     /// where the entry equals the remainder, which covers only two thirds
     /// of a steady error with three tables.)
-    /// (`depth` is at most `MAX_PLY`, so nothing here can overflow.)
+    /// The share is worked out in `i64`: a search score and an evaluation
+    /// can lie 60,000 cp apart, and at a tuned maximum weight above about
+    /// 130 their product with the grain would pass `i32`.
     pub fn update(
         &mut self,
         params: &SearchParams,
@@ -101,11 +103,14 @@ impl CorrectionHistory {
         static_eval: Score,
         score: Score,
     ) {
-        let target = (score - static_eval) * CORRECTION_GRAIN;
-        let weight = ((depth + 1) * (depth + 1)).min(params.correction_max_weight);
+        let target = i64::from(score - static_eval) * i64::from(CORRECTION_GRAIN);
+        let weight = i64::from(((depth + 1) * (depth + 1)).min(params.correction_max_weight));
         let limit = params.correction_limit_cp * CORRECTION_GRAIN;
+        let share = target * weight / 256;
         let add_share = |entry: &mut i32| {
-            *entry = (*entry + target * weight / 256).clamp(-limit, limit);
+            let sum = (i64::from(*entry) + share).clamp(i64::from(-limit), i64::from(limit));
+            // Within ±limit, an i32.
+            *entry = i32::try_from(sum).unwrap_or(0);
         };
         add_share(&mut self.entries[Self::index(board)]);
         add_share(&mut self.non_pawn[0][Self::non_pawn_index(board, Color::White)]);
@@ -144,5 +149,26 @@ mod tests {
         assert_eq!(history.corrected(&board, 0), largest);
         history.clear();
         assert_eq!(history.corrected(&board, 20), 20);
+    }
+
+    /// The largest weight the tunables allow and the widest gap between a
+    /// mate score and an evaluation: no overflow, the entries at their
+    /// limits.
+    #[test]
+    fn the_widest_error_at_the_largest_weight_stays_in_range() {
+        let board = Board::from_fen(STARTPOS).expect("start position");
+        let mut history = CorrectionHistory::new();
+        let params = SearchParams {
+            correction_max_weight: 256,
+            ..SearchParams::DEFAULT
+        };
+        history.update(&params, &board, 60, -31_000, 31_000);
+        assert_eq!(history.corrected(&board, 0), 2 * params.correction_limit_cp);
+        history.update(&params, &board, 60, 31_000, -31_000);
+        history.update(&params, &board, 60, 31_000, -31_000);
+        assert_eq!(
+            history.corrected(&board, 0),
+            -2 * params.correction_limit_cp
+        );
     }
 }

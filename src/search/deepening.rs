@@ -4,6 +4,7 @@
 //! around the previous score that widens when the score falls outside it,
 //! and leaves a complete answer behind should time run out.
 
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use super::strength::{self, Handicap, Strength};
@@ -55,6 +56,15 @@ impl Searcher {
         // iterations so far, for the falling-score factor.
         let mut score_sum: i64 = 0;
         let mut scores_seen: i64 = 0;
+        // The first move of the last line 1 shown: the move played must
+        // start the last line shown (GUIs and match runners check it).
+        let last_shown: Cell<Option<Move>> = Cell::new(None);
+        let report = &mut |line: &Report| {
+            if line.multipv == 1 {
+                last_shown.set(line.pv.first().copied());
+            }
+            report(line);
+        };
 
         // Step 1. Iterative deepening: each iteration orders the next one
         // through the TT and the history tables, and leaves a complete
@@ -75,9 +85,15 @@ impl Searcher {
                     self.root_moves.push(mv);
                 }
                 self.seldepth = 0;
+                self.pv_line = line;
                 let score = self.aspiration(board, depth, *line_score, start, report);
-                if self.stopped && (depth > 1 || line > 0) {
+                // An unfinished line 1 leaves the last depth's result; an
+                // unfinished later line keeps this depth's finished line 1.
+                if self.stopped && line == 0 && depth > 1 {
                     break 'deepening;
+                }
+                if self.stopped && line > 0 {
+                    break;
                 }
                 let pv = self.pv[0].clone();
                 let best = pv.first().copied().unwrap_or(self.root_moves[0]);
@@ -169,6 +185,23 @@ impl Searcher {
         }
         if let Some(handicap) = handicap {
             self.choose_line(board, &complete, &handicap, &mut result);
+        }
+        // A line that failed high and then ran out of time, or a limited
+        // strength's choice, was not the last line shown: show the move's.
+        if last_shown.get().is_some_and(|shown| shown != result.best) && !result.best.is_null() {
+            let line: Vec<Move> = std::iter::once(result.best).chain(result.ponder).collect();
+            report(&Report {
+                depth: result.depth,
+                seldepth: self.seldepth.max(result.depth),
+                multipv: 1,
+                score: self.shown_score(result.score),
+                bound: None,
+                nodes: self.nodes_all_threads(),
+                elapsed: start.elapsed(),
+                hashfull: self.tt.hashfull(),
+                tb_hits: self.tb_hits(),
+                pv: Self::reported_pv(board, &line),
+            });
         }
         result.nodes = self.nodes;
         result
@@ -264,8 +297,8 @@ impl Searcher {
                 report(&Report {
                     depth,
                     seldepth: self.seldepth,
-                    multipv: 1,
-                    score,
+                    multipv: self.pv_line + 1,
+                    score: self.shown_score(score),
                     bound: Some(bound),
                     nodes: self.nodes_all_threads(),
                     elapsed: start.elapsed(),

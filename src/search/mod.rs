@@ -229,6 +229,9 @@ pub struct Searcher {
     /// While a null-move cut-off is being verified: null moves are off at
     /// plies below this one. Zero otherwise.
     nmp_min_ply: usize,
+    /// The MultiPV line the root search is on, from 0 (set by iterative
+    /// deepening before each).
+    pv_line: usize,
     /// This thread's pawn hash table (never shared between threads).
     pub(crate) pawns: PawnTable,
     /// This thread's cache of static evaluations (never shared).
@@ -298,6 +301,7 @@ impl Searcher {
             root_move_nodes: vec![0; ROOT_MOVE_SLOTS],
             root_ply: 0,
             nmp_min_ply: 0,
+            pv_line: 0,
             pawns: PawnTable::new(),
             evals: EvalCache::new(),
             evaluation: Evaluation::DEFAULT,
