@@ -189,19 +189,7 @@ impl Searcher {
         // A line that failed high and then ran out of time, or a limited
         // strength's choice, was not the last line shown: show the move's.
         if last_shown.get().is_some_and(|shown| shown != result.best) && !result.best.is_null() {
-            let line: Vec<Move> = std::iter::once(result.best).chain(result.ponder).collect();
-            report(&Report {
-                depth: result.depth,
-                seldepth: self.seldepth.max(result.depth),
-                multipv: 1,
-                score: self.shown_score(result.score),
-                bound: None,
-                nodes: self.nodes_all_threads(),
-                elapsed: start.elapsed(),
-                hashfull: self.tt.hashfull(),
-                tb_hits: self.tb_hits(),
-                pv: Self::reported_pv(board, &line),
-            });
+            self.show_result(board, &result, start, report);
         }
         result.nodes = self.nodes;
         result
@@ -256,6 +244,31 @@ impl Searcher {
             result.ponder = ponder;
             result.score = score;
         }
+    }
+
+    /// Shows `result`'s line (its move and the expected reply) as line 1:
+    /// the line of the move about to be played, where the last line shown
+    /// was another's.
+    pub(super) fn show_result(
+        &self,
+        board: &Board,
+        result: &SearchResult,
+        start: Instant,
+        report: &mut dyn FnMut(&Report),
+    ) {
+        let line: Vec<Move> = std::iter::once(result.best).chain(result.ponder).collect();
+        report(&Report {
+            depth: result.depth,
+            seldepth: self.seldepth.max(result.depth),
+            multipv: 1,
+            score: self.shown_score(result.score),
+            bound: None,
+            nodes: self.nodes_all_threads(),
+            elapsed: start.elapsed(),
+            hashfull: self.tt.hashfull(),
+            tb_hits: self.tb_hits(),
+            pv: Self::reported_pv(board, &line),
+        });
     }
 
     /// Step 4. Aspiration windows: search a narrow window around the

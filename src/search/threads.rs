@@ -306,20 +306,7 @@ impl Searcher {
                     // main thread's, so say the chosen line before the
                     // move is played (GUIs and match runners check that
                     // the best move starts the last PV).
-                    let line: Vec<_> = std::iter::once(result.best).chain(result.ponder).collect();
-                    let pv = Self::reported_pv(board, &line);
-                    report(&Report {
-                        depth: result.depth,
-                        seldepth: self.seldepth.max(result.depth),
-                        multipv: 1,
-                        score: self.shown_score(result.score),
-                        bound: None,
-                        nodes: self.nodes_all_threads(),
-                        elapsed: start.elapsed(),
-                        hashfull: self.tt.hashfull(),
-                        tb_hits: self.tb_hits(),
-                        pv,
-                    });
+                    self.show_result(board, &result, start, report);
                 }
             }
             result.nodes = self.nodes_all_threads();
