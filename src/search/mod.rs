@@ -631,11 +631,7 @@ impl Searcher {
     }
 
     fn poll(&mut self) {
-        if self.stopped {
-            return;
-        }
-        if self.shared.stop.load(Ordering::Relaxed) || self.sync.stop.load(Ordering::Relaxed) {
-            self.stopped = true;
+        if self.stop_requested() {
             return;
         }
         if self.thread_index > 0 {
@@ -650,8 +646,7 @@ impl Searcher {
                 .saturating_add(CHECK_EVERY);
             let published = helpers.saturating_add(self.sync.main_nodes.load(Ordering::Relaxed));
             if self.sync.node_limit.is_some_and(|n| published >= n) {
-                self.stopped = true;
-                self.sync.stop.store(true, Ordering::Relaxed);
+                self.stop_all_threads();
             }
             return;
         }
@@ -666,13 +661,29 @@ impl Searcher {
         let out_of_time =
             self.nodes.is_multiple_of(CHECK_EVERY) && clock_running && self.time.hard_expired();
         if out_of_nodes || out_of_time {
-            // Raise the helpers' flag here, not once this thread has
-            // unwound: on a busy machine the unwinding thread can lose the
-            // processor for a whole time slice while the helpers search on
-            // past the node limit or the clock.
-            self.stopped = true;
-            self.sync.stop.store(true, Ordering::Relaxed);
+            self.stop_all_threads();
         }
+    }
+
+    /// Whether this thread is to stop because it stopped already or someone
+    /// (the protocol's `stop`, or a thread of this search) raised a stop
+    /// flag; records the answer in `stopped`.
+    fn stop_requested(&mut self) -> bool {
+        if !self.stopped
+            && (self.shared.stop.load(Ordering::Relaxed) || self.sync.stop.load(Ordering::Relaxed))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Stops this thread and raises the flag that stops every thread of the
+    /// search. Raised here, not once this thread has unwound: on a busy
+    /// machine the unwinding thread can lose the processor for a whole time
+    /// slice while the helpers search on past the node limit or the clock.
+    fn stop_all_threads(&mut self) {
+        self.stopped = true;
+        self.sync.stop.store(true, Ordering::Relaxed);
     }
 
     /// Checks the stop flags and, on the main thread, the hard limit now,
@@ -681,14 +692,11 @@ impl Searcher {
     /// disk, and the thousand probes between two polls could overrun the
     /// hard limit. Returns whether to stop.
     fn poll_now(&mut self) -> bool {
-        if self.stopped {
+        if self.stop_requested() {
             return true;
         }
-        if self.shared.stop.load(Ordering::Relaxed) || self.sync.stop.load(Ordering::Relaxed) {
-            self.stopped = true;
-        } else if self.thread_index == 0 && self.clock_running() && self.time.hard_expired() {
-            self.stopped = true;
-            self.sync.stop.store(true, Ordering::Relaxed);
+        if self.thread_index == 0 && self.clock_running() && self.time.hard_expired() {
+            self.stop_all_threads();
         }
         self.stopped
     }
