@@ -15,9 +15,13 @@ pub const MATE_LABEL: i32 = 2_000;
 
 /// How long the engine may take to answer `uci` with `uciok`, or `isready`
 /// with `readyok`: a program that is no UCI engine (or a hung one) is an
-/// error after this, not a wait for ever. Searches have no such limit:
-/// their length is the caller's `go`.
+/// error after this, not a wait for ever.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long one search may take to end with `bestmove`. Its length is the
+/// caller's `go` (a few thousand nodes, or a labelling depth), which no
+/// working engine takes minutes over: an engine that hangs in a search is
+/// an error after this, not a job that waits for ever.
+const SEARCH_TIMEOUT: Duration = Duration::from_secs(600);
 /// How long the engine may take to exit after `quit` before it is killed.
 const QUIT_TIMEOUT: Duration = Duration::from_secs(2);
 /// Longest line read from the engine; the rest of a longer one arrives as
@@ -58,9 +62,10 @@ pub enum UciClientError {
     Read(io::Error),
     /// The engine closed its output (it exited or crashed).
     Exited,
-    /// The engine did not send the answer in time (`ANSWER_TIMEOUT`).
+    /// The engine did not send the answer in time (`ANSWER_TIMEOUT`, or
+    /// `SEARCH_TIMEOUT` for `bestmove`).
     NoAnswer {
-        /// The answer waited for (`uciok`, `readyok`).
+        /// The answer waited for (`uciok`, `readyok`, `bestmove`).
         expected: &'static str,
         /// How long it was waited for.
         waited: Duration,
@@ -75,6 +80,14 @@ impl fmt::Display for UciClientError {
             Self::Write(e) => write!(f, "the engine stopped reading: {e}"),
             Self::Read(e) => write!(f, "cannot read from the engine: {e}"),
             Self::Exited => f.write_str("the engine exited"),
+            Self::NoAnswer {
+                expected: "bestmove",
+                waited,
+            } => write!(
+                f,
+                "the engine sent no 'bestmove' within {} s of 'go' (has it hung?)",
+                waited.as_secs()
+            ),
             Self::NoAnswer { expected, waited } => write!(
                 f,
                 "the engine sent no '{expected}' within {} s (is it a UCI engine?)",
@@ -104,6 +117,27 @@ pub struct UciClient {
     lines: Receiver<io::Result<String>>,
     /// How long `uciok` and `readyok` are waited for.
     answer_timeout: Duration,
+    /// How long a search's `bestmove` is waited for.
+    search_timeout: Duration,
+}
+
+/// One wait for an answer: what is waited for, until when, and for how
+/// long in all (for the error).
+#[derive(Clone, Copy)]
+struct Wait {
+    expected: &'static str,
+    until: Instant,
+    length: Duration,
+}
+
+impl Wait {
+    fn starting_now(expected: &'static str, length: Duration) -> Wait {
+        Wait {
+            expected,
+            until: Instant::now() + length,
+            length,
+        }
+    }
 }
 
 impl UciClient {
@@ -145,6 +179,7 @@ impl UciClient {
             input: Some(BufWriter::new(input)),
             lines,
             answer_timeout,
+            search_timeout: SEARCH_TIMEOUT,
         };
         engine.send("uci")?;
         engine.wait_for("uciok")?;
@@ -167,13 +202,15 @@ impl UciClient {
     /// ...`) and `go` (e.g. `go depth 6`), and reads until `bestmove`.
     ///
     /// # Errors
-    /// The engine stopped reading or exited before `bestmove`.
+    /// The engine stopped reading, exited, or sent no `bestmove` within
+    /// `SEARCH_TIMEOUT` (ten minutes).
     pub fn search(&mut self, position: &str, go: &str) -> Result<Reply, UciClientError> {
         self.send(position)?;
         self.send(go)?;
+        let wait = Wait::starting_now("bestmove", self.search_timeout);
         let mut reply = Reply::default();
         loop {
-            let line = self.read_line(None)?;
+            let line = self.read_line(wait)?;
             let mut words = line.split_whitespace();
             match words.next() {
                 Some("bestmove") => {
@@ -205,31 +242,23 @@ impl UciClient {
             .map_err(UciClientError::Write)
     }
 
-    /// The engine's next line, waiting until `deadline` (`None`: as long
-    /// as the engine lives); `expected` names what is waited for.
-    fn read_line(
-        &mut self,
-        deadline: Option<(Instant, &'static str)>,
-    ) -> Result<String, UciClientError> {
-        let received = match deadline {
-            None => self
-                .lines
-                .recv()
-                .map_err(|_| RecvTimeoutError::Disconnected),
-            // Checked first: an engine that talks without end always has a
-            // line ready, so the receive alone would never time out.
-            Some((deadline, _)) if Instant::now() >= deadline => Err(RecvTimeoutError::Timeout),
-            Some((deadline, _)) => self
-                .lines
-                .recv_timeout(deadline.saturating_duration_since(Instant::now())),
+    /// The engine's next line, if it comes before `wait` is over.
+    fn read_line(&mut self, wait: Wait) -> Result<String, UciClientError> {
+        // Checked first: an engine that talks without end always has a
+        // line ready, so the receive alone would never time out.
+        let received = if Instant::now() >= wait.until {
+            Err(RecvTimeoutError::Timeout)
+        } else {
+            self.lines
+                .recv_timeout(wait.until.saturating_duration_since(Instant::now()))
         };
         match received {
             Ok(Ok(line)) => Ok(line),
             Ok(Err(e)) => Err(UciClientError::Read(e)),
             Err(RecvTimeoutError::Disconnected) => Err(UciClientError::Exited),
             Err(RecvTimeoutError::Timeout) => Err(UciClientError::NoAnswer {
-                expected: deadline.map_or("", |(_, expected)| expected),
-                waited: self.answer_timeout,
+                expected: wait.expected,
+                waited: wait.length,
             }),
         }
     }
@@ -237,8 +266,8 @@ impl UciClient {
     /// Reads until a line starting with `token`, for at most the answer
     /// timeout.
     fn wait_for(&mut self, token: &'static str) -> Result<(), UciClientError> {
-        let deadline = Some((Instant::now() + self.answer_timeout, token));
-        while self.read_line(deadline)?.split_whitespace().next() != Some(token) {}
+        let wait = Wait::starting_now(token, self.answer_timeout);
+        while self.read_line(wait)?.split_whitespace().next() != Some(token) {}
         Ok(())
     }
 }
@@ -366,13 +395,13 @@ mod tests {
         }
     }
 
-    /// A line that is not UTF-8 (an `id author` in Latin-1) is read with
-    /// its bytes replaced, not taken for a failure: the handshake goes on.
-    #[test]
-    fn bytes_that_are_not_utf8_do_not_end_the_answer() {
-        let script = "printf 'id author Fran\\347ois\\nuciok\\n'; \
-                      while read -r line; do [ \"$line\" = isready ] && echo readyok; done";
-        let dir = std::env::temp_dir().join(format!("kiln-uci-latin1-{}", std::process::id()));
+    /// Writes `script` as an executable shell script in a directory of
+    /// its own (removed by the caller) and starts it as an engine.
+    fn start_script(
+        name: &str,
+        script: &str,
+    ) -> (std::path::PathBuf, Result<UciClient, UciClientError>) {
+        let dir = std::env::temp_dir().join(format!("kiln-uci-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("engine.sh");
         std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
@@ -390,7 +419,46 @@ mod tests {
                 _ => break,
             }
         }
+        (dir, client)
+    }
+
+    /// A line that is not UTF-8 (an `id author` in Latin-1) is read with
+    /// its bytes replaced, not taken for a failure: the handshake goes on.
+    #[test]
+    fn bytes_that_are_not_utf8_do_not_end_the_answer() {
+        let script = "printf 'id author Fran\\347ois\\nuciok\\n'; \
+                      while read -r line; do [ \"$line\" = isready ] && echo readyok; done";
+        let (dir, client) = start_script("latin1", script);
         assert!(client.is_ok(), "{:?}", client.err());
+        drop(client);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// An engine that completes the handshake but never ends a search is
+    /// an error once the search's time is up, not a wait for ever.
+    #[test]
+    fn a_search_without_bestmove_is_an_error_not_a_hang() {
+        let script = "while read -r line; do case \"$line\" in \
+                      uci) echo uciok;; isready) echo readyok;; go*) echo 'info depth 1';; \
+                      esac; done";
+        let (dir, client) = start_script("hung", script);
+        let mut client = client.expect("the handshake completes");
+        client.search_timeout = Duration::from_millis(300);
+        let started = Instant::now();
+        let error = client.search("position startpos", "go depth 5").err();
+        assert!(
+            matches!(
+                error,
+                Some(UciClientError::NoAnswer {
+                    expected: "bestmove",
+                    ..
+                })
+            ),
+            "{error:?}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(5));
+        let message = error.map(|e| e.to_string()).unwrap_or_default();
+        assert!(message.contains("no 'bestmove'"), "{message}");
         drop(client);
         std::fs::remove_dir_all(&dir).unwrap();
     }
