@@ -61,13 +61,8 @@ impl Searcher {
         self.seldepth = self.seldepth.max(ply as i32);
 
         if !root {
-            // Step 3. Draws: repetition (inside the search or of a game
-            // position), the fifty-move rule (unless this is mate), and
-            // material that cannot mate.
-            if board.is_search_repetition() || board.is_insufficient_material() {
-                return DRAW;
-            }
-            if board.is_fifty_move_draw() && !(in_check && kiln_board::count_legal(board) == 0) {
+            // Step 3. Draws by rule.
+            if drawn_by_rule(board, in_check) {
                 return DRAW;
             }
             if ply >= MAX_PLY as usize - 1 {
@@ -555,4 +550,15 @@ fn gives_check(board: &Board, mv: Move) -> bool {
         (attacks::bishop(king, occupied) & diagonal) | (attacks::rook(king, occupied) & straight);
     // The moved piece itself (listed at its origin) was handled above.
     !(discovered & !(mv.from().bitboard() | mv.to().bitboard())).is_empty()
+}
+
+/// Whether `board`, a node below the root, is a draw by rule: a repetition
+/// (inside the search or of a game position), the fifty-move rule (unless
+/// the side to move is mated), or material that cannot mate. The main
+/// search and quiescence both ask: the node a depth-1 move leads to is a
+/// quiescence node.
+pub(super) fn drawn_by_rule(board: &Board, in_check: bool) -> bool {
+    board.is_search_repetition()
+        || board.is_insufficient_material()
+        || (board.is_fifty_move_draw() && !(in_check && kiln_board::count_legal(board) == 0))
 }

@@ -3,6 +3,7 @@
 //! evaluation is never taken in the middle of an exchange.
 
 use super::Searcher;
+use super::alpha_beta::drawn_by_rule;
 use super::movepick::{MovePicker, Picked};
 use super::see::{SEE_VALUES, see_ge};
 use super::tt::{Bound, refine_with_tt};
@@ -26,7 +27,10 @@ impl Searcher {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply as i32);
-        if board.is_insufficient_material() {
+        // A repetition or the fifty-move rule too, not only dead material:
+        // a quiet move at depth 1 (or a quiet evasion here) can repeat a
+        // position, and the leaf must score the draw, not the evaluation.
+        if ply > 0 && drawn_by_rule(board, in_check) {
             return DRAW;
         }
         if ply >= MAX_PLY as usize - 1 {
