@@ -119,8 +119,9 @@ fn a_tune_plays_stops_resumes_and_keeps_its_settings() {
     let (code, _, err) = spsa(&dir, &other);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("--pairs-per 2 differs"), "{err}");
-    // ...and its engine and openings.
+    // ...and its engine (by name and bench signature) and openings.
     assert!(file.contains("\nengine Kiln "), "{file}");
+    assert!(file.contains("\nbench "), "{file}");
     assert!(file.contains("\nbook "), "{file}");
     let openings = std::fs::read_to_string(&book).expect("read openings");
     let fewer = openings.lines().take(2).collect::<Vec<_>>().join("\n") + "\n";

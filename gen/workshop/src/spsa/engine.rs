@@ -1,6 +1,7 @@
 //! What the engine offers to tune, asked over UCI before any game: its
 //! spin options, and (Kiln built with the `spsa` feature) OpenBench's SPSA
-//! input for every tunable, printed by its `spsa` command.
+//! input for every tunable, printed by its `spsa` command; and its bench
+//! signature, which tells one build from another.
 
 use std::fmt;
 use std::io::{self, Write};
@@ -14,6 +15,10 @@ use crate::uci_client::read_lines_on_a_thread;
 /// How long the engine may take to answer `uci`, `isready` and `spsa`
 /// together.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// How long `<engine> bench` may take (Kiln's takes about a second; the
+/// field's benches are made to finish within a minute).
+const BENCH_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The most of an engine's answer the probe reads: Kiln's is a few
 /// kilobytes, and an engine that prints without end is cut off here
@@ -145,44 +150,7 @@ impl EngineOffer {
     /// # Errors
     /// The engine cannot be started or does not answer `uci`.
     pub fn probe(engine: &Path) -> Result<EngineOffer, EngineError> {
-        let mut child = Command::new(engine)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|source| EngineError::Start {
-                engine: engine.to_path_buf(),
-                source,
-            })?;
-        if let Some(mut input) = child.stdin.take() {
-            // An engine that exits early closes the pipe; its answer (or
-            // the lack of one) says what went wrong.
-            let _ = input.write_all(b"uci\nisready\nspsa\nquit\n");
-        }
-        let deadline = Instant::now() + PROBE_TIMEOUT;
-        let mut lines = Vec::new();
-        let mut read = 0;
-        if let Some(output) = child.stdout.take() {
-            let receiver = read_lines_on_a_thread(output).map_err(|source| EngineError::Start {
-                engine: engine.to_path_buf(),
-                source,
-            })?;
-            // Until the engine exits (after `quit`), fails, or has said
-            // more than an answer holds, or the time is up.
-            while let Some(left) = deadline.checked_duration_since(Instant::now())
-                && read <= MOST_ANSWER_BYTES
-            {
-                match receiver.recv_timeout(left) {
-                    Ok(Ok(line)) => {
-                        read += line.len();
-                        lines.push(line);
-                    }
-                    Ok(Err(_)) | Err(_) => break,
-                }
-            }
-        }
-        let _ = child.kill();
-        let _ = child.wait();
+        let lines = answer_of(engine, &[], b"uci\nisready\nspsa\nquit\n", PROBE_TIMEOUT)?;
         let (offer, handshake) = EngineOffer::read(lines);
         if !handshake {
             return Err(EngineError::NoHandshake {
@@ -248,6 +216,90 @@ impl EngineOffer {
         }
         Ok(())
     }
+}
+
+/// Runs `engine` with `arguments`, writes `input` to it, and reads what it
+/// says on its standard output until it exits, `timeout` is up or it has
+/// said more than 1 MiB; then the process is ended.
+///
+/// # Errors
+/// The engine cannot be started.
+fn answer_of(
+    engine: &Path,
+    arguments: &[&str],
+    input: &[u8],
+    timeout: Duration,
+) -> Result<Vec<String>, EngineError> {
+    let start_error = |source| EngineError::Start {
+        engine: engine.to_path_buf(),
+        source,
+    };
+    let mut child = Command::new(engine)
+        .args(arguments)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(start_error)?;
+    if let Some(mut pipe) = child.stdin.take() {
+        // An engine that exits early closes the pipe; its answer (or the
+        // lack of one) says what went wrong. Dropping the pipe closes the
+        // engine's input, so one that waits for more reads its end.
+        let _ = pipe.write_all(input);
+    }
+    let deadline = Instant::now() + timeout;
+    let mut lines = Vec::new();
+    let mut read = 0;
+    if let Some(output) = child.stdout.take() {
+        let receiver = read_lines_on_a_thread(output).map_err(start_error)?;
+        // Until the engine exits, fails, or has said more than an answer
+        // holds, or the time is up.
+        while let Some(left) = deadline.checked_duration_since(Instant::now())
+            && read <= MOST_ANSWER_BYTES
+        {
+            match receiver.recv_timeout(left) {
+                Ok(Ok(line)) => {
+                    read += line.len();
+                    lines.push(line);
+                }
+                Ok(Err(_)) | Err(_) => break,
+            }
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    Ok(lines)
+}
+
+/// The engine's bench signature: the node count that `<engine> bench`
+/// prints, the field's fingerprint of a build's search and evaluation
+/// (OpenBench reads it the same way). `None` for an engine that prints
+/// none within the time allowed.
+///
+/// # Errors
+/// The engine cannot be started.
+pub fn bench_signature(engine: &Path) -> Result<Option<u64>, EngineError> {
+    let lines = answer_of(engine, &["bench"], b"", BENCH_TIMEOUT)?;
+    Ok(bench_nodes(&lines))
+}
+
+/// The node count of a bench's output, read as OpenBench reads it: the
+/// number in `<n> nodes` (Kiln, Ethereal), `nodes <n>` or `nodes searched
+/// <n>` (Stockfish), on the last line that has one.
+fn bench_nodes(lines: &[String]) -> Option<u64> {
+    lines.iter().rev().find_map(|line| {
+        let words: Vec<String> = line
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|word| !word.is_empty())
+            .map(str::to_ascii_lowercase)
+            .collect();
+        let number = |at: usize| words.get(at)?.parse::<u64>().ok();
+        let at = words.iter().position(|word| word == "nodes")?;
+        let searched = usize::from(words.get(at + 1).is_some_and(|w| w == "searched"));
+        at.checked_sub(1)
+            .and_then(number)
+            .or_else(|| number(at + 1 + searched))
+    })
 }
 
 #[cfg(test)]
@@ -323,6 +375,33 @@ mod tests {
             "{:?}",
             started.elapsed()
         );
+    }
+
+    #[test]
+    fn the_bench_signature_is_the_last_node_count() {
+        let lines = |text: &str| text.lines().map(String::from).collect::<Vec<_>>();
+        let kiln = lines(
+            "position 1 depth 11: 41224 nodes\n\
+             Total time (ms) : 570\n\
+             855992 nodes 1501740 nps\n",
+        );
+        assert_eq!(bench_nodes(&kiln), Some(855_992));
+        let stockfish = lines(
+            "Total time (ms) : 1500\n\
+             Nodes searched  : 2353766\n\
+             Nodes/second    : 1569177\n",
+        );
+        assert_eq!(bench_nodes(&stockfish), Some(2_353_766));
+        assert_eq!(bench_nodes(&lines("id name Other\nuciok\n")), None);
+    }
+
+    #[test]
+    fn a_program_that_prints_no_bench_has_no_signature() {
+        assert_eq!(bench_signature(Path::new("true")).unwrap(), None);
+        assert!(matches!(
+            bench_signature(Path::new("/no/such/engine")),
+            Err(EngineError::Start { .. })
+        ));
     }
 
     #[test]

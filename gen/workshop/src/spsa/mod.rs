@@ -35,7 +35,7 @@ use kiln_format::{FileAction, FileError};
 
 use crate::progress::human_duration;
 
-use engine::{EngineError, EngineOffer};
+use engine::{EngineError, EngineOffer, bench_signature};
 use games::{Arena, GamesError};
 use limit::Limit;
 use schedule::{Parameter, Perturbation, Schedule, parse_input};
@@ -345,12 +345,13 @@ fn read_params(path: &str) -> Result<Vec<Parameter>, SpsaError> {
     })
 }
 
-/// The engine and openings of this run: the engine's `id name`, the
-/// book's fingerprint.
-fn origin_of(offer: &EngineOffer, book: &Path) -> Result<Origin, SpsaError> {
+/// The engine and openings of this run: the engine's `id name` and bench
+/// signature, the book's fingerprint.
+fn origin_of(offer: &EngineOffer, engine: &Path, book: &Path) -> Result<Origin, SpsaError> {
     let bytes = fs::read(book).map_err(FileError::on(FileAction::Read, book))?;
     Ok(Origin {
         engine: offer.id_name.clone(),
+        bench: bench_signature(engine)?.map(|nodes| nodes.to_string()),
         book: Some(format!("{:016x}", kiln_format::net::fnv1a64(&bytes))),
     })
 }
@@ -358,23 +359,30 @@ fn origin_of(offer: &EngineOffer, book: &Path) -> Result<Origin, SpsaError> {
 /// Checks that a tune goes on with the engine and openings it started
 /// with, where its file records them.
 fn check_origin(run: &Origin, file: &Origin, engine: &Path, book: &Path) -> Result<(), SpsaError> {
-    let differs = |option, path: &Path, given: &Option<String>, recorded: &Option<String>| match (
-        given, recorded,
-    ) {
-        (_, None) => Ok(()),
-        (Some(given), Some(recorded)) if given == recorded => Ok(()),
-        (given, Some(recorded)) => Err(SpsaError::Mismatch {
-            option,
-            given: format!(
-                "{} ({})",
-                path.display(),
-                given.as_deref().unwrap_or("no id name")
-            ),
-            file: recorded.clone(),
-        }),
+    // Each field as the error names it: `given` is `None` where this run's
+    // engine does not say it.
+    type Describe = fn(Option<&str>) -> String;
+    let differs = |option,
+                   path: &Path,
+                   given: &Option<String>,
+                   recorded: &Option<String>,
+                   describe: Describe| {
+        match (given, recorded) {
+            (_, None) => Ok(()),
+            (Some(given), Some(recorded)) if given == recorded => Ok(()),
+            (given, Some(recorded)) => Err(SpsaError::Mismatch {
+                option,
+                given: format!("{} ({})", path.display(), describe(given.as_deref())),
+                file: describe(Some(recorded)),
+            }),
+        }
     };
-    differs("--engine", engine, &run.engine, &file.engine)?;
-    differs("--book", book, &run.book, &file.book)
+    let as_is: Describe = |value| value.unwrap_or("no id name").to_string();
+    let bench: Describe = |value| value.map_or("no bench".to_string(), |n| format!("bench {n}"));
+    differs("--engine", engine, &run.engine, &file.engine, as_is)?;
+    // The same name with another search or evaluation: a rebuild.
+    differs("--engine", engine, &run.bench, &file.bench, bench)?;
+    differs("--book", book, &run.book, &file.book, as_is)
 }
 
 /// The settings of a new tune: the command line's, the rest defaults.
@@ -489,7 +497,7 @@ pub fn run(options: &Options) -> Result<String, SpsaError> {
     }
     let (engine, fastchess, book) = (absolute(engine)?, absolute(fastchess)?, absolute(book)?);
     let offer = EngineOffer::probe(&engine)?;
-    let origin = origin_of(&offer, &book)?;
+    let origin = origin_of(&offer, &engine, &book)?;
     // A new tune's parameters are checked before the lock is taken, so
     // that a tune refused at its start leaves no lock file behind.
     let fresh = |offer: &EngineOffer| -> Result<Settings, SpsaError> {
@@ -755,6 +763,7 @@ mod tests {
         let (engine, book) = (Path::new("/e/kiln"), Path::new("/b/openings.epd"));
         let recorded = Origin {
             engine: Some("Kiln 0.2.0 (net 1)".to_string()),
+            bench: Some("855992".to_string()),
             book: Some("00000000000000aa".to_string()),
         };
         assert!(check_origin(&recorded, &recorded, engine, book).is_ok());
@@ -769,6 +778,18 @@ mod tests {
         assert!(
             refused.starts_with("--engine /e/kiln (Kiln 0.2.0 (net 2)) differs")
                 && refused.contains("(Kiln 0.2.0 (net 1))"),
+            "{refused}"
+        );
+        let rebuilt = Origin {
+            bench: Some("846438".to_string()),
+            ..recorded.clone()
+        };
+        let refused = check_origin(&rebuilt, &recorded, engine, book)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.starts_with("--engine /e/kiln (bench 846438) differs")
+                && refused.contains("(bench 855992)"),
             "{refused}"
         );
         let other_book = Origin {

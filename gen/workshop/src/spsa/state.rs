@@ -13,6 +13,9 @@
 //! gamma 0.101
 //! a-ratio 0.1
 //! seed 1
+//! engine Kiln 0.2.0 (tables 82778184884257/0ddc6df4e715dcdc, net 086584763a7948c8)
+//! bench 855992
+//! book 5c1d2e3f4a5b6c7d
 //! parameter rfp_margin, int, 75, 35, 150, 5.75, 0.002
 //! parameter lmr_base_centi, int, 75, 35, 150, 5.75, 0.002
 //! # iteration wins losses draws forfeits, then rfp_margin lmr_base_centi after the step
@@ -70,6 +73,10 @@ pub struct Origin {
     /// The engine's `id name` (Kiln's names its version, tables and
     /// network).
     pub engine: Option<String>,
+    /// The engine's bench signature, the node count of `<engine> bench`:
+    /// it tells apart builds whose search or evaluation differ under the
+    /// same `id name`.
+    pub bench: Option<String>,
     /// The book's fingerprint: 64-bit FNV-1a of its bytes, in hex.
     pub book: Option<String>,
 }
@@ -200,6 +207,9 @@ fn header(settings: &Settings) -> String {
     );
     if let Some(engine) = &settings.origin.engine {
         text += &format!("engine {engine}\n");
+    }
+    if let Some(bench) = &settings.origin.bench {
+        text += &format!("bench {bench}\n");
     }
     if let Some(book) = &settings.origin.book {
         text += &format!("book {book}\n");
@@ -440,6 +450,7 @@ fn parse(path: &Path, text: &str) -> Result<State, StateError> {
     for (n, line) in lines {
         let origin_field = match line.split_once(' ') {
             Some(("engine", value)) => Some((&mut origin.engine, value)),
+            Some(("bench", value)) => Some((&mut origin.bench, value)),
             Some(("book", value)) => Some((&mut origin.book, value)),
             _ => None,
         };
@@ -546,6 +557,7 @@ mod tests {
             ],
             origin: Origin {
                 engine: Some("Kiln 0.2.0 (net 086584763a7948c8)".to_string()),
+                bench: Some("855992".to_string()),
                 book: Some("cbf29ce484222325".to_string()),
             },
         }
@@ -596,12 +608,16 @@ mod tests {
         let lock = TuneLock::take(&path).unwrap();
         StateFile::create(&path, nodes.clone(), &lock).unwrap();
         assert_eq!(load(&path).unwrap().0.settings, nodes);
-        // A tune begun before the engine and book were recorded reads
-        // without them.
+        // A tune begun before the engine, its bench and the book were
+        // recorded reads without them.
         let text = fs::read_to_string(&path).unwrap();
         let older: String = text
             .lines()
-            .filter(|line| !line.starts_with("engine ") && !line.starts_with("book "))
+            .filter(|line| {
+                !["engine ", "bench ", "book "]
+                    .iter()
+                    .any(|field| line.starts_with(field))
+            })
             .map(|line| format!("{line}\n"))
             .collect();
         assert_ne!(older, text);
@@ -634,7 +650,7 @@ mod tests {
         fs::write(&path, header.trim_end()).unwrap();
         assert!(matches!(
             load(&path),
-            Err(StateError::Malformed { line: 14, .. })
+            Err(StateError::Malformed { line: 15, .. })
         ));
     }
 
@@ -679,25 +695,31 @@ mod tests {
             ),
             (
                 format!("{whole}iteration 2 1 1 1 0 75 75\n"),
-                15,
+                16,
                 "comes next",
             ),
-            (format!("{whole}iteration 1 1 1 1 0 75\n"), 15, "numbers"),
+            (format!("{whole}iteration 1 1 1 1 0 75\n"), 16, "numbers"),
             (
                 format!("{whole}iteration 1 1 1 1 0 75 NaN\n"),
-                15,
+                16,
                 "not a value",
             ),
-            (format!("{whole}bogus\n"), 15, "unexpected"),
-            // The engine and book come once, before the parameters.
+            (format!("{whole}bogus\n"), 16, "unexpected"),
+            // The engine, its bench and the book come once, before the
+            // parameters.
             (
                 format!("{whole}book 0000000000000001\n"),
-                15,
+                16,
                 "out of place",
             ),
             (
                 whole.replace("book cbf", "engine Kiln\nbook cbf"),
-                11,
+                12,
+                "repeated",
+            ),
+            (
+                whole.replace("book cbf", "bench 1\nbook cbf"),
+                12,
                 "repeated",
             ),
         ] {
