@@ -288,8 +288,9 @@ fn a_malformed_curve_line_is_an_error_naming_its_line() {
             ":3: 40 positions after 100",
         ),
         (
-            "1 5 3 7 a\n1 5 3 7 b\n1 5 3 7 c\n1 5 3 7 d\n1 5 3 7 e\n1 5 3 7 f\n1 5 3 7 g\n1 5 3 7 h\n",
-            ":8: more than 7 series",
+            "1 5 3 7 a\n1 5 3 7 b\n1 5 3 7 c\n1 5 3 7 d\n1 5 3 7 e\n1 5 3 7 f\n1 5 3 7 g\n1 5 3 7 h\n\
+             1 5 3 7 i\n",
+            ":9: more than 8 series",
         ),
         ("100 x 3 7\n", ":1: bad number 'x'"),
         (

@@ -712,8 +712,8 @@ const MAX_DRAWN_BELOW: f64 = 300.0;
 
 /// The colours of a learning curve's series, in the order the file first
 /// names them: Okabe and Ito's palette, which colour-blind readers tell
-/// apart, less its yellow, too pale on white.
-const SERIES_COLORS: [RGBColor; 7] = [
+/// apart, less its yellow, too pale on white, then Paul Tol's wine.
+const SERIES_COLORS: [RGBColor; 8] = [
     TRAINING,
     HELD_OUT,
     RGBColor(0, 158, 115),
@@ -721,6 +721,7 @@ const SERIES_COLORS: [RGBColor; 7] = [
     RGBColor(230, 159, 0),
     RGBColor(86, 180, 233),
     RGBColor(0, 0, 0),
+    RGBColor(136, 34, 85),
 ];
 
 /// The series of `points` in the order they first appear.
