@@ -377,12 +377,14 @@ fn check_origin(run: &Origin, file: &Origin, engine: &Path, book: &Path) -> Resu
             }),
         }
     };
-    let as_is: Describe = |value| value.unwrap_or("no id name").to_string();
+    let id_name: Describe = |value| value.unwrap_or("no id name").to_string();
     let bench: Describe = |value| value.map_or("no bench".to_string(), |n| format!("bench {n}"));
-    differs("--engine", engine, &run.engine, &file.engine, as_is)?;
+    // A run always has the book's fingerprint.
+    let fingerprint: Describe = |value| value.unwrap_or_default().to_string();
+    differs("--engine", engine, &run.engine, &file.engine, id_name)?;
     // The same name with another search or evaluation: a rebuild.
     differs("--engine", engine, &run.bench, &file.bench, bench)?;
-    differs("--book", book, &run.book, &file.book, as_is)
+    differs("--book", book, &run.book, &file.book, fingerprint)
 }
 
 /// The settings of a new tune: the command line's, the rest defaults.
