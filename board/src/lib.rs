@@ -95,7 +95,7 @@ pub use uci_move::{MoveParseError, parse_uci_move};
 pub use zobrist::Key;
 
 pub use kiln_tables::{
-    Bitboard, CastlingRights, Color, File, ParseError, Piece as PieceKind, Rank, Square, Squares,
+    Bitboard, CastlingRights, Color, File, ParseError, PieceKind, Rank, Square, Squares,
 };
 
 /// The README's Rust snippets, compiled and run as doctests.

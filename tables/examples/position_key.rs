@@ -6,7 +6,7 @@
 use std::process::ExitCode;
 
 use kiln_tables::{
-    Bitboard, CastlingRights, File, Piece, Rank, Square, rook_attacks, zobrist_castling,
+    Bitboard, CastlingRights, File, PieceKind, Rank, Square, rook_attacks, zobrist_castling,
     zobrist_piece,
 };
 
@@ -34,7 +34,8 @@ fn main() -> ExitCode {
                 file += empty as u8;
                 continue;
             }
-            let (Some((color, piece)), Some(f)) = (Piece::from_fen_char(c), File::new(file)) else {
+            let (Some((color, piece)), Some(f)) = (PieceKind::from_fen_char(c), File::new(file))
+            else {
                 eprintln!("rank {rank}: unexpected {c:?} (piece letter, or a file past h)");
                 return ExitCode::from(2);
             };

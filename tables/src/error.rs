@@ -26,7 +26,7 @@ pub enum ParseError {
     /// Not a colour, `w` or `b`.
     Color,
     /// Not a piece letter.
-    Piece,
+    PieceKind,
     /// Not a FEN castling field.
     Castling,
 }
@@ -40,7 +40,7 @@ impl fmt::Display for ParseError {
                 "expected a square: a file letter a-h then a rank digit 1-8, such as e4"
             }
             ParseError::Color => "expected a colour: w or b",
-            ParseError::Piece => "expected a piece letter: one of p n b r q k (either case)",
+            ParseError::PieceKind => "expected a piece letter: one of p n b r q k (either case)",
             ParseError::Castling => {
                 "expected castling rights: - or some of K Q k q, in that order, each once"
             }

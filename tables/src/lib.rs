@@ -11,27 +11,27 @@
 //! # The vocabulary
 //!
 //! [`Square`] (`A1` = 0 … `H8` = 63), [`File`], [`Rank`], [`Color`] and
-//! [`Piece`] (the six kinds, without colour) are `#[repr(u8)]` enums with
+//! [`PieceKind`] (the six kinds, without colour) are `#[repr(u8)]` enums with
 //! `ALL` arrays for iteration, `index()` and its inverse, the const
 //! `from_index(u8) -> Option<_>`, and `Display` / `FromStr` for their
-//! algebraic names. For `File`, `Rank`, `Color` and `Piece`, `new` is the
+//! algebraic names. For `File`, `Rank`, `Color` and `PieceKind`, `new` is the
 //! same function as `from_index`; [`Square::new`] instead builds a square
 //! from a `File` and a `Rank` and cannot fail. `Square`, `File`, `Rank` and `Color` have
-//! `flip` (the mirrored square, file or rank; the other colour); `Piece`,
+//! `flip` (the mirrored square, file or rank; the other colour); `PieceKind`,
 //! having no colour, has none. A [`Bitboard`] is a set of squares, a public
 //! `u64` with bit `n` for the square of index `n`. [`CastlingRights`] holds
 //! the four castling bits. Parsing fails with a [`ParseError`] that says
 //! what was expected.
 //!
 //! ```
-//! use kiln_tables::{Color, File, Piece, Rank, Square};
+//! use kiln_tables::{Color, File, PieceKind, Rank, Square};
 //!
 //! let e4: Square = "e4".parse()?;
 //! assert_eq!(e4, Square::new(File::E, Rank::Fourth));
 //! assert_eq!(e4.flip(), Square::E5);
 //! assert_eq!(Square::from_index(e4 as u8 + 8), Some(Square::E5));
 //! assert_eq!(Color::White.flip(), Color::Black);
-//! assert_eq!(Piece::Knight.fen_char(Color::White), 'N');
+//! assert_eq!(PieceKind::Knight.fen_char(Color::White), 'N');
 //! assert_eq!(Square::ALL.iter().filter(|s| s.rank() == Rank::Eighth).count(), 8);
 //! # Ok::<(), kiln_tables::ParseError>(())
 //! ```
@@ -87,7 +87,7 @@
 //! file, so neither of those keys is in it:
 //!
 //! ```
-//! use kiln_tables::{CastlingRights, Piece, START_KEY, Square, zobrist_castling, zobrist_piece,
+//! use kiln_tables::{CastlingRights, PieceKind, START_KEY, Square, zobrist_castling, zobrist_piece,
 //!     zobrist_side};
 //!
 //! /// The key of a FEN piece placement, White to move, all castling rights.
@@ -98,7 +98,7 @@
 //!         for c in text.chars() {
 //!             if let Some(empty) = c.to_digit(10) {
 //!                 file += empty as u8;
-//!             } else if let Some((color, piece)) = Piece::from_fen_char(c) {
+//!             } else if let Some((color, piece)) = PieceKind::from_fen_char(c) {
 //!                 let square = Square::from_index((7 - row as u8) * 8 + file).unwrap();
 //!                 key ^= zobrist_piece(color, piece, square);
 //!                 file += 1;
@@ -114,8 +114,8 @@
 //! // 1. e4, incrementally: the pawn leaves e2, arrives on e4, Black to move.
 //! let white = kiln_tables::Color::White;
 //! let after_e4 = start
-//!     ^ zobrist_piece(white, Piece::Pawn, Square::E2)
-//!     ^ zobrist_piece(white, Piece::Pawn, Square::E4)
+//!     ^ zobrist_piece(white, PieceKind::Pawn, Square::E2)
+//!     ^ zobrist_piece(white, PieceKind::Pawn, Square::E4)
 //!     ^ zobrist_side();
 //! // (No en-passant key: no Black pawn can take on e3.)
 //! assert_eq!(after_e4, key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR") ^ zobrist_side());
@@ -124,8 +124,8 @@
 //! // the f-file's en-passant key until White's next move XORs it out.
 //! use kiln_tables::{Color, File, zobrist_en_passant};
 //! let step = |color, from, to| {
-//!     zobrist_piece(color, Piece::Pawn, from)
-//!         ^ zobrist_piece(color, Piece::Pawn, to)
+//!     zobrist_piece(color, PieceKind::Pawn, from)
+//!         ^ zobrist_piece(color, PieceKind::Pawn, to)
 //!         ^ zobrist_side()
 //! };
 //! let after_f5 = after_e4
@@ -243,7 +243,12 @@ pub use lookups::{
     queen_attacks, rank_mask, rook_attacks, zobrist_castling, zobrist_en_passant, zobrist_piece,
     zobrist_side,
 };
-pub use piece::Piece;
+pub use piece::PieceKind;
+
+/// The old name of [`PieceKind`], which kiln-board re-exports under that
+/// name: one type, one name in both crates.
+#[deprecated(since = "0.2.0", note = "renamed `PieceKind`")]
+pub type Piece = PieceKind;
 pub use square::{File, Rank, Square};
 
 /// The seed the Zobrist keys were drawn from: `KILN_SEED` when this crate
@@ -271,11 +276,13 @@ pub const FINGERPRINT: u64 = generated::FINGERPRINT;
 /// position's key holds one).
 ///
 /// ```
-/// use kiln_tables::{CastlingRights, Color, Piece, START_KEY, Square, zobrist_castling,
+/// use kiln_tables::{CastlingRights, Color, PieceKind, START_KEY, Square, zobrist_castling,
 ///     zobrist_piece};
 ///
-/// let back_rank = [Piece::Rook, Piece::Knight, Piece::Bishop, Piece::Queen, Piece::King,
-///     Piece::Bishop, Piece::Knight, Piece::Rook];
+/// let back_rank = [
+///     PieceKind::Rook, PieceKind::Knight, PieceKind::Bishop, PieceKind::Queen,
+///     PieceKind::King, PieceKind::Bishop, PieceKind::Knight, PieceKind::Rook,
+/// ];
 /// let mut key = zobrist_castling(CastlingRights::ALL);
 /// for color in Color::ALL {
 ///     for (file, piece) in back_rank.into_iter().enumerate() {
@@ -283,7 +290,7 @@ pub const FINGERPRINT: u64 = generated::FINGERPRINT;
 ///         let home = Square::from_index(file as u8).unwrap();
 ///         let pawn = home.offset(0, 1).unwrap();
 ///         key ^= zobrist_piece(color, piece, home.relative_to(color));
-///         key ^= zobrist_piece(color, Piece::Pawn, pawn.relative_to(color));
+///         key ^= zobrist_piece(color, PieceKind::Pawn, pawn.relative_to(color));
 ///     }
 /// }
 /// assert_eq!(key, START_KEY);

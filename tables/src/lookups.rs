@@ -1,8 +1,8 @@
 //! The typed lookups: every table read through [`Square`], [`Color`],
-//! [`Piece`], [`File`], [`Rank`] and [`Bitboard`], as `const fn`s over the
+//! [`PieceKind`], [`File`], [`Rank`] and [`Bitboard`], as `const fn`s over the
 //! integer functions in [`raw`].
 
-use crate::{Bitboard, CastlingRights, Color, File, Piece, Rank, Square, raw};
+use crate::{Bitboard, CastlingRights, Color, File, PieceKind, Rank, Square, raw};
 
 /// Squares attacked by a rook on `square` when the squares in `occupied`
 /// are occupied. Blockers are included in the set and own pieces are not
@@ -248,11 +248,11 @@ pub const fn castling_rights_mask(square: Square) -> CastlingRights {
 /// move; a move XORs out what it removes and XORs in what it adds.
 ///
 /// ```
-/// use kiln_tables::{Color, Piece, Square, zobrist_piece};
+/// use kiln_tables::{Color, PieceKind, Square, zobrist_piece};
 ///
-/// const KING_E1: u64 = zobrist_piece(Color::White, Piece::King, Square::E1);
+/// const KING_E1: u64 = zobrist_piece(Color::White, PieceKind::King, Square::E1);
 /// // Moving the king to e2 updates the key incrementally.
-/// let key = KING_E1 ^ KING_E1 ^ zobrist_piece(Color::White, Piece::King, Square::E2);
+/// let key = KING_E1 ^ KING_E1 ^ zobrist_piece(Color::White, PieceKind::King, Square::E2);
 /// assert_ne!(key, KING_E1);
 /// ```
 ///
@@ -260,18 +260,18 @@ pub const fn castling_rights_mask(square: Square) -> CastlingRights {
 /// compile:
 ///
 /// ```compile_fail
-/// use kiln_tables::{Color, Piece, Square, zobrist_piece};
+/// use kiln_tables::{Color, PieceKind, Square, zobrist_piece};
 ///
-/// let key = zobrist_piece(Piece::King, Color::White, Square::E1);
+/// let key = zobrist_piece(PieceKind::King, Color::White, Square::E1);
 /// ```
 ///
 /// ```compile_fail
-/// use kiln_tables::{Color, Piece, Square, zobrist_piece};
+/// use kiln_tables::{Color, PieceKind, Square, zobrist_piece};
 ///
-/// let key = zobrist_piece(Color::White, Square::E1, Piece::King);
+/// let key = zobrist_piece(Color::White, Square::E1, PieceKind::King);
 /// ```
 #[inline]
-pub const fn zobrist_piece(color: Color, piece: Piece, square: Square) -> u64 {
+pub const fn zobrist_piece(color: Color, piece: PieceKind, square: Square) -> u64 {
     raw::zobrist_piece(color as u8, piece as u8, square as u8)
 }
 

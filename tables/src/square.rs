@@ -80,7 +80,7 @@ impl File {
 
     /// The file with `index` 0 (a) to 7 (h); `None` above 7: the inverse of
     /// [`File::index`], named as [`Square::from_index`], [`Rank::from_index`],
-    /// [`Color::from_index`] and [`Piece::from_index`](crate::Piece::from_index)
+    /// [`Color::from_index`] and [`PieceKind::from_index`](crate::PieceKind::from_index)
     /// are. [`File::new`] is the same function.
     ///
     /// ```
@@ -389,7 +389,7 @@ impl Square {
 
     /// The square with `index` 0 (A1) to 63 (H8); `None` above 63: the
     /// inverse of [`Square::index`], like `from_index` on [`File`], [`Rank`],
-    /// [`Color`] and [`Piece`](crate::Piece).
+    /// [`Color`] and [`PieceKind`](crate::PieceKind).
     ///
     /// ```
     /// use kiln_tables::Square;

@@ -2,7 +2,7 @@
 //! vocabulary: every square, colour, piece and castling set, both ways.
 
 use kiln_tables::{
-    self as t, Bitboard, CastlingRights, Color, File, ParseError, Piece, Rank, Square, raw,
+    self as t, Bitboard, CastlingRights, Color, File, ParseError, PieceKind, Rank, Square, raw,
 };
 
 #[test]
@@ -31,7 +31,7 @@ fn every_typed_lookup_reads_the_same_table_as_its_integer_form() {
                 raw::passed_pawn_mask(c, s)
             );
             assert_eq!(t::forward_file(color, square).0, raw::forward_file(c, s));
-            for piece in Piece::ALL {
+            for piece in PieceKind::ALL {
                 assert_eq!(
                     t::zobrist_piece(color, piece, square),
                     raw::zobrist_piece(c, piece as u8, s)
@@ -72,7 +72,7 @@ fn every_typed_lookup_reads_the_same_table_as_its_integer_form() {
 fn lookups_are_usable_in_constants() {
     const KNIGHT: Bitboard = t::knight_attacks(Square::G1);
     const ROOK: Bitboard = t::rook_attacks(Square::A1, Bitboard::EMPTY.with(Square::A4));
-    const KEY: u64 = t::zobrist_piece(Color::White, Piece::King, Square::E1);
+    const KEY: u64 = t::zobrist_piece(Color::White, PieceKind::King, Square::E1);
     const E4: Square = Square::new(File::E, Rank::Fourth);
     const FLIPPED: Square = E4.flip();
     assert_eq!(KNIGHT.0, raw::knight_attacks(6));
@@ -118,8 +118,8 @@ fn bad_names_are_rejected_with_what_was_expected() {
     assert_eq!("ab".parse::<File>(), Err(ParseError::File));
     assert_eq!("0".parse::<Rank>(), Err(ParseError::Rank));
     assert_eq!("white".parse::<Color>(), Err(ParseError::Color));
-    assert_eq!("x".parse::<Piece>(), Err(ParseError::Piece));
-    assert_eq!("nn".parse::<Piece>(), Err(ParseError::Piece));
+    assert_eq!("x".parse::<PieceKind>(), Err(ParseError::PieceKind));
+    assert_eq!("nn".parse::<PieceKind>(), Err(ParseError::PieceKind));
     for bad in ["", "KK", "qk", "KQkqK", "A", "-K"] {
         assert_eq!(
             bad.parse::<CastlingRights>(),
@@ -127,7 +127,7 @@ fn bad_names_are_rejected_with_what_was_expected() {
             "{bad:?}"
         );
     }
-    assert!(ParseError::Piece.to_string().contains("p n b r q k"));
+    assert!(ParseError::PieceKind.to_string().contains("p n b r q k"));
 }
 
 #[test]
@@ -137,12 +137,12 @@ fn colours_pieces_and_castling_sets_round_trip_through_their_names() {
         assert_eq!(Color::new(color as u8), Some(color));
         assert_eq!(color.flip().flip(), color);
     }
-    for piece in Piece::ALL {
-        assert_eq!(piece.to_string().parse::<Piece>(), Ok(piece));
-        assert_eq!(Piece::new(piece as u8), Some(piece));
+    for piece in PieceKind::ALL {
+        assert_eq!(piece.to_string().parse::<PieceKind>(), Ok(piece));
+        assert_eq!(PieceKind::new(piece as u8), Some(piece));
         for color in Color::ALL {
             assert_eq!(
-                Piece::from_fen_char(piece.fen_char(color)),
+                PieceKind::from_fen_char(piece.fen_char(color)),
                 Some((color, piece))
             );
         }

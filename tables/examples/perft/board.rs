@@ -5,7 +5,7 @@
 use core::fmt;
 
 use kiln_tables::{
-    Bitboard, CastlingRights, Color, File, ParseError, Piece, Rank, Square, between,
+    Bitboard, CastlingRights, Color, File, ParseError, PieceKind, Rank, Square, between,
     bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, pawn_pushes, rook_attacks,
 };
 
@@ -18,7 +18,7 @@ pub struct Move {
     /// The square it arrives on.
     pub to: Square,
     /// The promotion piece, for a pawn reaching its last rank.
-    pub promotion: Option<Piece>,
+    pub promotion: Option<PieceKind>,
 }
 
 impl fmt::Display for Move {
@@ -51,7 +51,7 @@ impl MoveList {
         }
     }
 
-    fn push(&mut self, from: Square, to: Square, promotion: Option<Piece>) {
+    fn push(&mut self, from: Square, to: Square, promotion: Option<PieceKind>) {
         self.moves[self.len] = Move {
             from,
             to,
@@ -143,7 +143,7 @@ impl Board {
                 if let Some(empty) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
                     file += empty as u8;
                 } else {
-                    let (color, piece) = Piece::from_fen_char(c).ok_or(FenError::Placement)?;
+                    let (color, piece) = PieceKind::from_fen_char(c).ok_or(FenError::Placement)?;
                     let square = Square::new(File::new(file).ok_or(FenError::Placement)?, rank);
                     board.pieces[piece.index()] |= square.bitboard();
                     board.colors[color.index()] |= square.bitboard();
@@ -154,7 +154,7 @@ impl Board {
                 return Err(FenError::Placement);
             }
         }
-        let kings = board.pieces[Piece::King.index()];
+        let kings = board.pieces[PieceKind::King.index()];
         if Color::ALL
             .iter()
             .any(|&c| (kings & board.colors[c.index()]).count() != 1)
@@ -164,18 +164,18 @@ impl Board {
         Ok(board)
     }
 
-    fn ours(&self, piece: Piece) -> Bitboard {
+    fn ours(&self, piece: PieceKind) -> Bitboard {
         self.pieces[piece.index()] & self.colors[self.side.index()]
     }
 
-    fn piece_on(&self, square: Square) -> Option<Piece> {
-        Piece::ALL
+    fn piece_on(&self, square: Square) -> Option<PieceKind> {
+        PieceKind::ALL
             .into_iter()
             .find(|p| self.pieces[p.index()].contains(square))
     }
 
     fn king(&self, color: Color) -> Square {
-        let kings = self.pieces[Piece::King.index()] & self.colors[color.index()];
+        let kings = self.pieces[PieceKind::King.index()] & self.colors[color.index()];
         kings
             .first()
             .expect("from_fen checked there is one king a side")
@@ -190,12 +190,12 @@ impl Board {
         occupied: Bitboard,
         color: Color,
     ) -> Bitboard {
-        let p = |piece: Piece| self.pieces[piece.index()] & by;
-        let diagonal = p(Piece::Bishop) | p(Piece::Queen);
-        let straight = p(Piece::Rook) | p(Piece::Queen);
-        (pawn_attacks(color.flip(), square) & p(Piece::Pawn))
-            | (knight_attacks(square) & p(Piece::Knight))
-            | (king_attacks(square) & p(Piece::King))
+        let p = |piece: PieceKind| self.pieces[piece.index()] & by;
+        let diagonal = p(PieceKind::Bishop) | p(PieceKind::Queen);
+        let straight = p(PieceKind::Rook) | p(PieceKind::Queen);
+        (pawn_attacks(color.flip(), square) & p(PieceKind::Pawn))
+            | (knight_attacks(square) & p(PieceKind::Knight))
+            | (king_attacks(square) & p(PieceKind::King))
             | (bishop_attacks(square, occupied) & diagonal)
             | (rook_attacks(square, occupied) & straight)
     }
@@ -230,9 +230,11 @@ impl Board {
         };
         // A pinned piece may only move along the line through its king.
         let mut pinned = Bitboard::EMPTY;
-        let p = |piece: Piece| self.pieces[piece.index()] & theirs;
-        let snipers = (rook_attacks(king, Bitboard::EMPTY) & (p(Piece::Rook) | p(Piece::Queen)))
-            | (bishop_attacks(king, Bitboard::EMPTY) & (p(Piece::Bishop) | p(Piece::Queen)));
+        let p = |piece: PieceKind| self.pieces[piece.index()] & theirs;
+        let snipers = (rook_attacks(king, Bitboard::EMPTY)
+            & (p(PieceKind::Rook) | p(PieceKind::Queen)))
+            | (bishop_attacks(king, Bitboard::EMPTY)
+                & (p(PieceKind::Bishop) | p(PieceKind::Queen)));
         for sniper in snipers {
             let blockers = between(king, sniper) & occupied;
             if blockers.count() == 1 {
@@ -248,17 +250,17 @@ impl Board {
             }
         };
 
-        for from in self.ours(Piece::Knight) & !pinned {
+        for from in self.ours(PieceKind::Knight) & !pinned {
             for to in allowed(from, knight_attacks(from) & !ours) {
                 list.push(from, to, None);
             }
         }
-        for from in self.ours(Piece::Bishop) | self.ours(Piece::Queen) {
+        for from in self.ours(PieceKind::Bishop) | self.ours(PieceKind::Queen) {
             for to in allowed(from, bishop_attacks(from, occupied) & !ours) {
                 list.push(from, to, None);
             }
         }
-        for from in self.ours(Piece::Rook) | self.ours(Piece::Queen) {
+        for from in self.ours(PieceKind::Rook) | self.ours(PieceKind::Queen) {
             for to in allowed(from, rook_attacks(from, occupied) & !ours) {
                 list.push(from, to, None);
             }
@@ -279,7 +281,7 @@ impl Board {
     ) {
         let us = self.side;
         let last = Rank::Eighth.relative_to(us);
-        for from in self.ours(Piece::Pawn) {
+        for from in self.ours(PieceKind::Pawn) {
             let mut targets = pawn_attacks(us, from) & theirs;
             let single = pawn_pushes(us, from) & !occupied;
             targets |= single;
@@ -290,7 +292,12 @@ impl Board {
             }
             for to in allowed(from, targets) {
                 if to.rank() == last {
-                    for piece in [Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight] {
+                    for piece in [
+                        PieceKind::Queen,
+                        PieceKind::Rook,
+                        PieceKind::Bishop,
+                        PieceKind::Knight,
+                    ] {
                         list.push(from, to, Some(piece));
                     }
                 } else {
@@ -350,7 +357,7 @@ impl Board {
         let them = us.flip();
         let (from, to) = (mv.from, mv.to);
         let moved = self.piece_on(from).expect("a legal move starts on a piece");
-        let toggle = |b: &mut Board, piece: Piece, color: Color, square: Square| {
+        let toggle = |b: &mut Board, piece: PieceKind, color: Color, square: Square| {
             b.pieces[piece.index()] ^= square.bitboard();
             b.colors[color.index()] ^= square.bitboard();
         };
@@ -361,22 +368,22 @@ impl Board {
         toggle(&mut next, mv.promotion.unwrap_or(moved), us, to);
         next.en_passant = None;
         match moved {
-            Piece::Pawn if Some(to) == self.en_passant => {
+            PieceKind::Pawn if Some(to) == self.en_passant => {
                 let taken = Square::new(to.file(), from.rank());
-                toggle(&mut next, Piece::Pawn, them, taken);
+                toggle(&mut next, PieceKind::Pawn, them, taken);
             }
-            Piece::Pawn if from.rank().index().abs_diff(to.rank().index()) == 2 => {
+            PieceKind::Pawn if from.rank().index().abs_diff(to.rank().index()) == 2 => {
                 next.en_passant = Some(Square::new(from.file(), Rank::Third.relative_to(us)));
             }
-            Piece::King if from.file().index().abs_diff(to.file().index()) == 2 => {
+            PieceKind::King if from.file().index().abs_diff(to.file().index()) == 2 => {
                 let (rook_from, rook_to) = if to.file() == File::G {
                     (File::H, File::F)
                 } else {
                     (File::A, File::D)
                 };
                 let rank = from.rank();
-                toggle(&mut next, Piece::Rook, us, Square::new(rook_from, rank));
-                toggle(&mut next, Piece::Rook, us, Square::new(rook_to, rank));
+                toggle(&mut next, PieceKind::Rook, us, Square::new(rook_from, rank));
+                toggle(&mut next, PieceKind::Rook, us, Square::new(rook_to, rank));
             }
             _ => {}
         }

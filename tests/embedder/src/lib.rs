@@ -12,8 +12,8 @@
 #![forbid(unsafe_code)]
 
 use kiln_tables::{
-    Bitboard, CastlingRights, Color, Piece, Square, bishop_attacks, king_attacks, knight_attacks,
-    pawn_attacks, rook_attacks, zobrist_castling, zobrist_piece, zobrist_side,
+    Bitboard, CastlingRights, Color, PieceKind, Square, bishop_attacks, king_attacks,
+    knight_attacks, pawn_attacks, rook_attacks, zobrist_castling, zobrist_piece, zobrist_side,
 };
 
 /// The panic handler a `#![no_std]` static library or firmware image must
@@ -64,7 +64,7 @@ impl Position {
             key ^= zobrist_side();
         }
         for color in Color::ALL {
-            for piece in Piece::ALL {
+            for piece in PieceKind::ALL {
                 for square in self.pieces[color.index()][piece.index()] {
                     key ^= zobrist_piece(color, piece, square);
                 }
