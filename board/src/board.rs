@@ -515,7 +515,7 @@ impl Board {
     /// use kiln_board::{Board, parse_uci_move};
     ///
     /// // 1. Nf3 Nf6 2. Nc3 and 1. Nc3 Nf6 2. Nf3 reach the same position.
-    /// let play = |moves: &[&str]| -> Result<Board, kiln_board::MoveParseError> {
+    /// let play = |moves: &[&str]| -> Result<Board, kiln_board::UciMoveError> {
     ///     let mut board = Board::startpos();
     ///     for text in moves {
     ///         board.make_move(parse_uci_move(&board, text)?);
@@ -527,7 +527,7 @@ impl Board {
     /// assert_eq!(a.key(), b.key());
     /// assert_ne!(a.key(), Board::startpos().key());
     /// assert_eq!(a.key(), a.compute_key());
-    /// # Ok::<(), kiln_board::MoveParseError>(())
+    /// # Ok::<(), kiln_board::UciMoveError>(())
     /// ```
     #[inline(always)]
     pub fn key(&self) -> Key {
@@ -662,7 +662,7 @@ impl Board {
     /// assert_eq!(board.game_ply(), 0);
     /// assert!(!board.is_repetition(1));
     /// assert_eq!(board.to_fen(), fen);
-    /// # Ok::<(), kiln_board::MoveParseError>(())
+    /// # Ok::<(), kiln_board::UciMoveError>(())
     /// ```
     pub fn clear_history(&mut self) {
         self.history.clear();

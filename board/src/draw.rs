@@ -69,7 +69,7 @@ impl Board {
     /// // A pawn move is irreversible: nothing before it counts.
     /// board.make_move(parse_uci_move(&board, "e2e4")?);
     /// assert_eq!(board.repetition_count(), 0);
-    /// # Ok::<(), kiln_board::MoveParseError>(())
+    /// # Ok::<(), kiln_board::UciMoveError>(())
     /// ```
     pub fn repetition_count(&self) -> usize {
         self.repetitions(usize::MAX)
@@ -83,7 +83,7 @@ impl Board {
     /// use kiln_board::{Board, parse_uci_move};
     ///
     /// let mut board = Board::startpos();
-    /// let play = |board: &mut Board, moves: &str| -> Result<(), kiln_board::MoveParseError> {
+    /// let play = |board: &mut Board, moves: &str| -> Result<(), kiln_board::UciMoveError> {
     ///     for text in moves.split_whitespace() {
     ///         board.make_move(parse_uci_move(board, text)?);
     ///     }
@@ -95,7 +95,7 @@ impl Board {
     /// play(&mut board, "g1f3 g8f6 f3g1 f6g8")?;
     /// // The third time: FIDE's threefold repetition.
     /// assert!(board.is_repetition(2));
-    /// # Ok::<(), kiln_board::MoveParseError>(())
+    /// # Ok::<(), kiln_board::UciMoveError>(())
     /// ```
     #[inline]
     pub fn is_repetition(&self, count: usize) -> bool {
@@ -123,7 +123,7 @@ impl Board {
     /// assert!(!board.is_search_repetition());
     /// board.make_move(parse_uci_move(&board, "f6g8")?);
     /// assert!(board.is_search_repetition());
-    /// # Ok::<(), kiln_board::MoveParseError>(())
+    /// # Ok::<(), kiln_board::UciMoveError>(())
     /// ```
     #[inline]
     pub fn is_search_repetition(&self) -> bool {

@@ -91,7 +91,7 @@ pub use moves::{Move, MoveFlag, UciMove};
 pub use perft::perft;
 pub use piece::ColoredPiece;
 pub use san::{SanError, SanMove, parse_san};
-pub use uci_move::{MoveParseError, parse_uci_move};
+pub use uci_move::{UciMoveError, parse_uci_move};
 pub use zobrist::Key;
 
 pub use kiln_tables::{

@@ -12,24 +12,24 @@ use crate::Move;
 /// Why a UCI move text was rejected.
 ///
 /// ```
-/// use kiln_board::{Board, MoveParseError, parse_uci_move};
+/// use kiln_board::{Board, UciMoveError, parse_uci_move};
 ///
 /// let board = Board::startpos();
 /// assert_eq!(
 ///     parse_uci_move(&board, "e2-e4"),
-///     Err(MoveParseError::Malformed { text: "e2-e4".into() })
+///     Err(UciMoveError::Malformed { text: "e2-e4".into() })
 /// );
 /// assert_eq!(
 ///     parse_uci_move(&board, "e2e4k"),
-///     Err(MoveParseError::BadPromotion { text: "e2e4k".into() })
+///     Err(UciMoveError::BadPromotion { text: "e2e4k".into() })
 /// );
 /// let err = parse_uci_move(&board, "e1e2").unwrap_err();
-/// assert_eq!(err, MoveParseError::Illegal { text: "e1e2".into() });
+/// assert_eq!(err, UciMoveError::Illegal { text: "e1e2".into() });
 /// assert_eq!(err.to_string(), "illegal move 'e1e2' in this position");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum MoveParseError {
+pub enum UciMoveError {
     /// The text is not 4 or 5 characters of the form `e2e4` / `e7e8q`.
     Malformed {
         /// The text given.
@@ -48,26 +48,26 @@ pub enum MoveParseError {
     },
 }
 
-impl fmt::Display for MoveParseError {
+impl fmt::Display for UciMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveParseError::Malformed { text } => write!(
+            UciMoveError::Malformed { text } => write!(
                 f,
                 "malformed move '{text}': expected from and to squares and an optional \
                  promotion letter, like e2e4 or e7e8q"
             ),
-            MoveParseError::BadPromotion { text } => write!(
+            UciMoveError::BadPromotion { text } => write!(
                 f,
                 "bad promotion in '{text}': the fifth letter must be n, b, r or q"
             ),
-            MoveParseError::Illegal { text } => {
+            UciMoveError::Illegal { text } => {
                 write!(f, "illegal move '{text}' in this position")
             }
         }
     }
 }
 
-impl core::error::Error for MoveParseError {}
+impl core::error::Error for UciMoveError {}
 
 /// Finds the legal move written `text` in UCI notation: `e2e4`, `e7e8q`,
 /// and castling either as the king's two-square move (`e1g1`) or as
@@ -86,10 +86,10 @@ impl core::error::Error for MoveParseError {}
 /// ```
 ///
 /// # Errors
-/// A [`MoveParseError`]: the text is not a move's form, names no
+/// A [`UciMoveError`]: the text is not a move's form, names no
 /// promotion piece where one is needed, or is no legal move here.
-pub fn parse_uci_move(board: &Board, text: &str) -> Result<Move, MoveParseError> {
-    let malformed = || MoveParseError::Malformed {
+pub fn parse_uci_move(board: &Board, text: &str) -> Result<Move, UciMoveError> {
+    let malformed = || UciMoveError::Malformed {
         text: text.to_string(),
     };
     if !text.is_ascii() || !(4..=5).contains(&text.len()) {
@@ -105,7 +105,7 @@ pub fn parse_uci_move(board: &Board, text: &str) -> Result<Move, MoveParseError>
                 kind @ (PieceKind::Knight | PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen),
             )) => Some(kind),
             _ => {
-                return Err(MoveParseError::BadPromotion {
+                return Err(UciMoveError::BadPromotion {
                     text: text.to_string(),
                 });
             }
@@ -124,7 +124,7 @@ pub fn parse_uci_move(board: &Board, text: &str) -> Result<Move, MoveParseError>
                 .clone()
                 .find(|mv| mv.is_castle() && mv.castling_king_destination() == to)
         })
-        .ok_or_else(|| MoveParseError::Illegal {
+        .ok_or_else(|| UciMoveError::Illegal {
             text: text.to_string(),
         })
 }
@@ -166,19 +166,19 @@ mod tests {
         assert_eq!(n.to_uci(false), "a7b8n");
         assert_eq!(
             parse_uci_move(&b, "a7a8"),
-            Err(MoveParseError::Illegal {
+            Err(UciMoveError::Illegal {
                 text: "a7a8".into()
             })
         );
         assert_eq!(
             parse_uci_move(&b, "a7a8k"),
-            Err(MoveParseError::BadPromotion {
+            Err(UciMoveError::BadPromotion {
                 text: "a7a8k".into()
             })
         );
         assert_eq!(
             parse_uci_move(&b, "a7a8x"),
-            Err(MoveParseError::BadPromotion {
+            Err(UciMoveError::BadPromotion {
                 text: "a7a8x".into()
             })
         );
@@ -217,7 +217,7 @@ mod tests {
         ] {
             assert_eq!(
                 parse_uci_move(&b, text),
-                Err(MoveParseError::Malformed { text: text.into() }),
+                Err(UciMoveError::Malformed { text: text.into() }),
                 "{text}"
             );
         }
@@ -226,7 +226,7 @@ mod tests {
         }
         assert_eq!(
             parse_uci_move(&b, "e2e5"),
-            Err(MoveParseError::Illegal {
+            Err(UciMoveError::Illegal {
                 text: "e2e5".into()
             })
         );
@@ -235,7 +235,7 @@ mod tests {
         assert!(parse_uci_move(&b, "e1d2").is_err());
         assert!(parse_uci_move(&b, "e1e2").is_ok());
         assert!(
-            MoveParseError::Illegal {
+            UciMoveError::Illegal {
                 text: "e2e5".into()
             }
             .to_string()

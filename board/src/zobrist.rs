@@ -40,7 +40,7 @@ use super::{CastlingRights, File, Square};
 ///
 /// // Written as 16 hex digits.
 /// assert_eq!(Key(0xff).to_string(), "00000000000000ff");
-/// # Ok::<(), kiln_board::MoveParseError>(())
+/// # Ok::<(), kiln_board::UciMoveError>(())
 /// ```
 #[repr(transparent)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]

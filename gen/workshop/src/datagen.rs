@@ -36,7 +36,7 @@ use super::progress::Progress;
 use super::uci_client::UciClientError;
 use kiln::opening::BookLineError;
 use kiln::syzygy::Tablebases;
-use kiln_board::MoveParseError;
+use kiln_board::UciMoveError;
 use kiln_format::FileError;
 use kiln_format::game::GameFileError;
 use opening::Openings;
@@ -105,7 +105,7 @@ pub enum DatagenError {
         /// The position it was sent in.
         fen: String,
         /// Why it is not a legal move there.
-        error: MoveParseError,
+        error: UciMoveError,
     },
     /// A thread playing games panicked (a bug in Kiln).
     WorkerPanicked,
