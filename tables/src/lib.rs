@@ -244,12 +244,12 @@ pub use lookups::{
     zobrist_side,
 };
 pub use piece::PieceKind;
-
-/// The old name of [`PieceKind`], which kiln-board re-exports under that
-/// name: one type, one name in both crates.
-#[deprecated(since = "0.2.0", note = "renamed `PieceKind`")]
-pub type Piece = PieceKind;
 pub use square::{File, Rank, Square};
+
+/// The old name of [`PieceKind`], the name kiln-board gives it: one type,
+/// one name in both crates.
+#[deprecated(note = "renamed `PieceKind`")]
+pub type Piece = PieceKind;
 
 /// The seed the Zobrist keys were drawn from: `KILN_SEED` when this crate
 /// was built, else `kiln_gen::DEFAULT_SEED`.
