@@ -87,7 +87,7 @@ impl Searcher {
         let excluded = self.frames[ply].excluded;
         let key = board.key().0;
         let tt_hit = if excluded.is_null() {
-            self.tt.probe(key, ply as i32)
+            self.tt.probe(key, ply as i32, board.halfmove_clock())
         } else {
             None
         };

@@ -44,7 +44,7 @@ impl Searcher {
         // Step 1. TT cut-off: any stored result is at least as deep as this.
         let pv_node = beta - alpha > 1;
         let key = board.key().0;
-        let tt_hit = self.tt.probe(key, ply as i32);
+        let tt_hit = self.tt.probe(key, ply as i32, board.halfmove_clock());
         if let Some(hit) = tt_hit {
             let cut = match hit.bound {
                 Bound::Exact => true,

@@ -42,7 +42,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::thread;
 
-use crate::eval::score::{Score, TB_BOUND, is_decisive};
+use kiln_board::Board;
+
+use crate::eval::score::{MATE, MATE_BOUND, MAX_EVAL, Score, TB_BOUND, TB_WIN, is_decisive};
 
 /// How a stored score relates to the true value of the position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -219,8 +221,10 @@ impl TranspositionTable {
         crate::prefetch::prefetch(&self.entries[self.bucket(key)]);
     }
 
-    /// Looks `key` up; `ply` converts stored mate scores back to this node.
-    pub fn probe(&self, key: u64, ply: i32) -> Option<TtHit> {
+    /// Looks `key` up; `ply` converts stored mate scores back to this node,
+    /// and `halfmove_clock` (this node's) demotes those the fifty-move rule
+    /// may not leave time for.
+    pub fn probe(&self, key: u64, ply: i32, halfmove_clock: u16) -> Option<TtHit> {
         let start = self.bucket(key);
         let check = key as u16;
         self.entries[start..start + ENTRIES_PER_BUCKET]
@@ -236,7 +240,7 @@ impl TranspositionTable {
                 };
                 Some(TtHit {
                     mv: (e >> 16) as u16,
-                    score: score_from_tt(i32::from((e >> 32) as u16 as i16), ply),
+                    score: score_from_tt(i32::from((e >> 32) as u16 as i16), ply, halfmove_clock),
                     depth: i32::from((e >> 48) as u8) - 1,
                     bound,
                 })
@@ -399,29 +403,53 @@ fn score_to_tt(score: Score, ply: i32) -> Score {
     }
 }
 
-fn score_from_tt(score: Score, ply: i32) -> Score {
+/// The inverse of [`score_to_tt`], with one exception: the entry may have
+/// been stored where the fifty-move counter was lower, so a mate or
+/// tablebase result further away (in plies from this node) than the plies
+/// the rule still allows may be a draw here. Such a score becomes the largest
+/// ordinary one, [`MAX_EVAL`] (or its negative): still winning, no longer a
+/// proven result the search could stop on.
+fn score_from_tt(score: Score, ply: i32, halfmove_clock: u16) -> Score {
+    let plies_left = i32::from(Board::FIFTY_MOVE_PLIES) - i32::from(halfmove_clock);
     if score >= TB_BOUND {
-        score - ply
+        if plies_to_result(score) > plies_left {
+            MAX_EVAL
+        } else {
+            score - ply
+        }
     } else if score <= -TB_BOUND {
-        score + ply
+        if plies_to_result(-score) > plies_left {
+            -MAX_EVAL
+        } else {
+            score + ply
+        }
     } else {
         score
+    }
+}
+
+/// The plies from the storing node to the mate or tablebase result that
+/// `score` (a winning one, stored relative to that node) promises.
+fn plies_to_result(score: Score) -> i32 {
+    if score >= MATE_BOUND {
+        MATE - score
+    } else {
+        TB_WIN - score
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::score::MATE;
     use crate::rng::Rng;
 
     #[test]
     fn store_probe_round_trip() {
         let tt = TranspositionTable::new(1);
         let key = 0x1234_5678_9abc_def0;
-        assert_eq!(tt.probe(key, 0), None);
+        assert_eq!(tt.probe(key, 0, 0), None);
         tt.store(key, 0x0abc, -123, 7, Bound::Exact, 3);
-        let hit = tt.probe(key, 5).unwrap();
+        let hit = tt.probe(key, 5, 0).unwrap();
         assert_eq!(
             hit,
             TtHit {
@@ -432,7 +460,7 @@ mod tests {
             }
         );
         // A different key in the same bucket does not match.
-        assert_eq!(tt.probe(key ^ 1, 0), None);
+        assert_eq!(tt.probe(key ^ 1, 0, 0), None);
     }
 
     #[test]
@@ -441,9 +469,28 @@ mod tests {
         // Mate found 3 plies below a node at ply 4: mate in 7 plies from root.
         tt.store(42 << 40, 0, MATE - 7, 5, Bound::Lower, 4);
         // Seen again at ply 2, the same mate is 5 plies from the root.
-        assert_eq!(tt.probe(42 << 40, 2).unwrap().score, MATE - 5);
+        assert_eq!(tt.probe(42 << 40, 2, 0).unwrap().score, MATE - 5);
         tt.store(43 << 40, 0, -(MATE - 7), 5, Bound::Upper, 4);
-        assert_eq!(tt.probe(43 << 40, 2).unwrap().score, -(MATE - 5));
+        assert_eq!(tt.probe(43 << 40, 2, 0).unwrap().score, -(MATE - 5));
+    }
+
+    #[test]
+    fn results_the_fifty_move_rule_may_spoil_become_ordinary_scores() {
+        let tt = TranspositionTable::new(1);
+        // Mate in 7 plies from the storing node: fits while 7 plies are left.
+        tt.store(44 << 40, 0, MATE - 9, 5, Bound::Lower, 2);
+        assert_eq!(tt.probe(44 << 40, 2, 93).unwrap().score, MATE - 9);
+        assert_eq!(tt.probe(44 << 40, 2, 94).unwrap().score, MAX_EVAL);
+        tt.store(45 << 40, 0, -(MATE - 9), 5, Bound::Upper, 2);
+        assert_eq!(tt.probe(45 << 40, 2, 93).unwrap().score, -(MATE - 9));
+        assert_eq!(tt.probe(45 << 40, 2, 94).unwrap().score, -MAX_EVAL);
+        // A tablebase win 40 plies away, the same way.
+        tt.store(46 << 40, 0, TB_WIN - 41, 5, Bound::Exact, 1);
+        assert_eq!(tt.probe(46 << 40, 1, 60).unwrap().score, TB_WIN - 41);
+        assert_eq!(tt.probe(46 << 40, 1, 61).unwrap().score, MAX_EVAL);
+        // Ordinary scores never change.
+        tt.store(47 << 40, 0, MAX_EVAL, 5, Bound::Exact, 1);
+        assert_eq!(tt.probe(47 << 40, 1, 99).unwrap().score, MAX_EVAL);
     }
 
     /// What the stress test stores for `key`: every field derived from the
@@ -492,7 +539,7 @@ mod tests {
                         let data = payload(key);
                         if round % 3 == 0 {
                             tt.store(key, data.mv, data.score, data.depth, data.bound, 0);
-                        } else if let Some(hit) = tt.probe(key, 0) {
+                        } else if let Some(hit) = tt.probe(key, 0, 0) {
                             assert_eq!(hit, data, "key {key:#018x}");
                             found += 1;
                         }
@@ -547,8 +594,8 @@ mod tests {
         tt.store(99 << 40, 1, 0, 1, Bound::Exact, 0);
         let fresh = tt.empty_like().expect("2 MiB");
         assert_eq!(fresh.size_mib(), 2);
-        assert_eq!(fresh.probe(99 << 40, 0), None);
-        assert!(tt.probe(99 << 40, 0).is_some());
+        assert_eq!(fresh.probe(99 << 40, 0, 0), None);
+        assert!(tt.probe(99 << 40, 0, 0).is_some());
     }
 
     #[test]
