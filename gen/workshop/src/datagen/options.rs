@@ -221,15 +221,10 @@ impl Options {
         Ok(Parsed::Run(options))
     }
 
-    /// The shard's recipe: a fingerprint (FNV-1a) of what shapes its games
-    /// besides the seed, recorded in the header so that a run with another
-    /// recipe is not appended to a shard (see [`Header::recipe`]): the node
-    /// limits, the openings (the file's bytes), the random plies and their
-    /// score limit, Chess960 starts, the hash size, whether tablebases
-    /// adjudicate, the evaluation, the opponent and its nodes, and the
-    /// built-in network's and tables' fingerprints. The engine's code is
-    /// not in it: a rebuilt engine that plays other games is the recorder's
-    /// to notice (the strength log records each shard's commit).
+    /// The shard's recipe: a fingerprint (FNV-1a) of [`Options::recipe_text`],
+    /// what shapes its games besides the seed, recorded in the header so
+    /// that a run with another recipe is not appended to a shard (see
+    /// [`Header::recipe`]).
     ///
     /// [`Header::recipe`]: kiln_format::game::Header::recipe
     ///
@@ -237,6 +232,26 @@ impl Options {
     /// The openings file cannot be read.
     pub fn recipe(&self) -> Result<u64, kiln_format::FileError> {
         use kiln_format::net::{fnv1a64, fnv1a64_continue};
+        let bench = kiln::uci::bench::run_with(None, self.evaluation, &mut |_| {});
+        let text = self.recipe_text(bench)?;
+        // Never 0, which the header reads as "not recorded".
+        Ok(fnv1a64_continue(fnv1a64(b"kiln shard recipe"), text.as_bytes()).max(1))
+    }
+
+    /// What the recipe is a fingerprint of: the node limits, the openings
+    /// (the file's bytes), the random plies and their score limit, Chess960
+    /// starts, the hash size, whether tablebases adjudicate, the evaluation,
+    /// the opponent and its nodes, the built-in network's and tables'
+    /// fingerprints, and `bench`, the engine's bench signature with the
+    /// evaluation the games are played with (the node count of `kiln bench`,
+    /// [`kiln::uci::bench::run_with`]). The bench stands for the engine's
+    /// code: a rebuilt engine that searches differently plays other games
+    /// from the same seed, and has another recipe.
+    ///
+    /// # Errors
+    /// The openings file cannot be read.
+    pub fn recipe_text(&self, bench: u64) -> Result<String, kiln_format::FileError> {
+        use kiln_format::net::fnv1a64;
         let openings = match &self.openings {
             Some(path) => fnv1a64(&std::fs::read(path).map_err(kiln_format::FileError::on(
                 kiln_format::FileAction::Read,
@@ -244,10 +259,10 @@ impl Options {
             ))?),
             None => 0,
         };
-        let text = format!(
+        Ok(format!(
             "nodes={} hard-nodes={} openings={openings:016x} dfrc={} random-plies={} \
              max-opening-score={} hash={} syzygy={} eval={:?} opponent={:?} opponent-nodes={} \
-             network={:016x} tables={:016x}",
+             network={:016x} tables={:016x} bench={bench}",
             self.nodes,
             self.hard_node_limit(),
             self.dfrc,
@@ -260,9 +275,7 @@ impl Options {
             self.opponent.as_ref().map_or(0, |_| self.opponent_nodes),
             kiln::eval::nnue::network::FINGERPRINT,
             kiln::build_info::FINGERPRINT,
-        );
-        // Never 0, which the header reads as "not recorded".
-        Ok(fnv1a64_continue(fnv1a64(b"kiln shard recipe"), text.as_bytes()).max(1))
+        ))
     }
 
     /// The hard node limit a move.
@@ -280,6 +293,27 @@ mod tests {
 
     fn parse(text: &str) -> Result<Options, ArgError> {
         Options::parse(args(text)).map(|parsed| parsed.run().expect("not a help request"))
+    }
+
+    /// The recipe is the fingerprint of its text, and the text ends with
+    /// the engine's bench signature for the evaluation the games are
+    /// played with: each evaluation searches its own tree, and an engine
+    /// that searches differently gets another recipe.
+    #[test]
+    fn the_recipe_names_the_bench_of_the_evaluation_played() {
+        use kiln_format::net::{fnv1a64, fnv1a64_continue};
+        let mut benches = Vec::new();
+        for args in ["--out x --games 1", "--out x --games 1 --eval classical"] {
+            let o = parse(args).unwrap();
+            let bench = kiln::uci::bench::run_with(None, o.evaluation, &mut |_| {});
+            let text = o.recipe_text(bench).unwrap();
+            assert!(text.ends_with(&format!(" bench={bench}")), "{text}");
+            let fingerprint = fnv1a64_continue(fnv1a64(b"kiln shard recipe"), text.as_bytes());
+            assert_eq!(o.recipe().unwrap(), fingerprint.max(1), "{args}");
+            assert_ne!(o.recipe_text(bench + 1).unwrap(), text);
+            benches.push(bench);
+        }
+        assert_ne!(benches[0], benches[1], "the evaluations search apart");
     }
 
     #[test]

@@ -81,15 +81,16 @@ pub(super) fn open_output(options: &Options) -> Result<(GameWriter, Held), Datag
         };
         match header.shard_seed {
             Some(seed) if seed == options.seed => {
-                if let Some(recipe) = header.recipe
-                    && recipe != options.recipe()?
-                {
-                    return Err(not_resumable(format!(
-                        "it was begun with other self-play settings or another network \
-                         (recipe {recipe:016x}, this run's {:016x}): give the command it was \
-                         begun with, or another --out",
-                        options.recipe()?
-                    )));
+                if let Some(recipe) = header.recipe {
+                    let ours = options.recipe()?;
+                    if recipe != ours {
+                        return Err(not_resumable(format!(
+                            "it was begun with other self-play settings, another network or \
+                             an engine that searches differently (recipe {recipe:016x}, this \
+                             run's {ours:016x}): give the command it was begun with, with its \
+                             engine, or another --out"
+                        )));
+                    }
                 }
             }
             Some(seed) => {
