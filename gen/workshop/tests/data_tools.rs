@@ -112,7 +112,10 @@ fn stats_validate_and_show_read_a_game_file() {
     })
     .unwrap();
     let kept = kept(&games, &LoadFilter::default());
-    assert!(stats.contains("a self-play shard of seed 11"), "{stats}");
+    assert!(
+        stats.contains("a self-play shard of seed 11, its recipe not recorded"),
+        "{stats}"
+    );
     assert!(
         stats.contains("games      3: White won 1, drew 1, lost 1"),
         "{stats}"
@@ -127,6 +130,27 @@ fn stats_validate_and_show_read_a_game_file() {
         assert!(stats.contains(line), "{stats}");
     }
     assert!(stats.lines().count() <= 7, "compact: {stats}");
+    // A shard that records its recipe shows it, for the records to compare.
+    let recorded = folder.file("recorded.games");
+    let mut writer = GameWriter::create(
+        &recorded,
+        Header {
+            shard_seed: Some(12),
+            recipe: Some(0x0123_4567_89ab_cdef),
+        },
+    )
+    .unwrap();
+    writer.write_game(&games[0]).unwrap();
+    writer.flush().unwrap();
+    let stats = run(&Options::Stats {
+        input: recorded,
+        filter: LoadFilter::default(),
+    })
+    .unwrap();
+    assert!(
+        stats.contains("a self-play shard of seed 12, recipe 0123456789abcdef"),
+        "{stats}"
+    );
 
     let validated = run(&Options::Validate {
         input: path.clone(),

@@ -390,7 +390,10 @@ pub(super) fn stats(input: &str, filter: &LoadFilter) -> Result<String, DataTool
         Ok(true)
     })?;
     let kind = match header.shard_seed {
-        Some(seed) => format!("a self-play shard of seed {seed}"),
+        Some(seed) => match header.recipe {
+            Some(recipe) => format!("a self-play shard of seed {seed}, recipe {recipe:016x}"),
+            None => format!("a self-play shard of seed {seed}, its recipe not recorded"),
+        },
         None => "a game file, not a shard".to_string(),
     };
     let plies = if games == 0 {
