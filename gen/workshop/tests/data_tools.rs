@@ -62,14 +62,15 @@ fn game(n: u64) -> Game {
 }
 
 fn write_games(path: &str, games: &[Game], shard_seed: Option<u64>) {
-    let mut writer = GameWriter::create(
-        path,
-        Header {
-            shard_seed,
-            recipe: None,
-        },
-    )
-    .unwrap();
+    let header = Header {
+        shard_seed,
+        recipe: None,
+    };
+    write_games_with(path, games, header);
+}
+
+fn write_games_with(path: &str, games: &[Game], header: Header) {
+    let mut writer = GameWriter::create(path, header).unwrap();
     for game in games {
         writer.write_game(game).unwrap();
     }
@@ -132,16 +133,11 @@ fn stats_validate_and_show_read_a_game_file() {
     assert!(stats.lines().count() <= 7, "compact: {stats}");
     // A shard that records its recipe shows it, for the records to compare.
     let recorded = folder.file("recorded.games");
-    let mut writer = GameWriter::create(
-        &recorded,
-        Header {
-            shard_seed: Some(12),
-            recipe: Some(0x0123_4567_89ab_cdef),
-        },
-    )
-    .unwrap();
-    writer.write_game(&games[0]).unwrap();
-    writer.flush().unwrap();
+    let header = Header {
+        shard_seed: Some(12),
+        recipe: Some(0x0123_4567_89ab_cdef),
+    };
+    write_games_with(&recorded, &games[..1], header);
     let stats = run(&Options::Stats {
         input: recorded,
         filter: LoadFilter::default(),
